@@ -1,0 +1,185 @@
+//! The two low evaluators: deuce-to-seven (five cards) and ace-to-five eight-or-better (5 to 7).
+
+use std::fmt;
+
+use super::high::{five_for, high_with, HighClass, HighValue};
+use crate::{Card, CardSet, Rank, Suit};
+
+/// A deuce-to-seven low: the inverse of the hand's high value with aces always high, so that
+/// larger = better. 7-5-4-3-2 of two or more suits is the best hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DeuceSevenValue(u32);
+
+const HIGH_SPACE: u32 = 1 << 24;
+
+impl DeuceSevenValue {
+    /// The ordering integer (larger = better).
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// The hand's category as a high hand (a low is good when it is `HighCard`).
+    pub fn class(self) -> HighClass {
+        HighValue(HIGH_SPACE - 1 - self.0).class()
+    }
+}
+
+/// Evaluates exactly five cards as a deuce-to-seven low. With `ace_five_straight`, A-2-3-4-5 is a
+/// five-high straight (table option); by default it is an ace-high no-pair hand.
+pub fn deuce_to_seven(cards: CardSet, ace_five_straight: bool) -> DeuceSevenValue {
+    debug_assert_eq!(cards.len(), 5);
+    let hv = high_with(cards, ace_five_straight);
+    DeuceSevenValue(HIGH_SPACE - 1 - hv.get())
+}
+
+/// An ace-to-five eight-or-better low: `255 - mask` of the five ranks used (ace = bit 0, deuce =
+/// bit 1, ..., eight = bit 7), so a lower low has a larger value. The wheel is the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AceFiveValue(u8);
+
+impl AceFiveValue {
+    /// The ordering integer (larger = better).
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The five ranks, highest first, ace as `Rank::Ace`.
+    pub fn ranks(self) -> [Rank; 5] {
+        let mask = 255 - self.0;
+        let mut out = [Rank::Ace; 5];
+        let mut i = 0;
+        for bit in (0..8).rev() {
+            if mask & (1 << bit) != 0 {
+                out[i] = if bit == 0 {
+                    Rank::Ace
+                } else {
+                    Rank::from_index(bit - 1)
+                };
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// The class name: "eight low", "seven low", "six low" or "five low" (the wheel).
+    pub fn class_name(self) -> &'static str {
+        match self.ranks()[0] {
+            Rank::Eight => "eight low",
+            Rank::Seven => "seven low",
+            Rank::Six => "six low",
+            _ => "five low",
+        }
+    }
+}
+
+impl fmt::Display for AceFiveValue {
+    /// Written as the ranks, highest first: `8-6-4-3-A`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.ranks();
+        write!(
+            f,
+            "{}-{}-{}-{}-{}",
+            r[0].to_char(),
+            r[1].to_char(),
+            r[2].to_char(),
+            r[3].to_char(),
+            r[4].to_char()
+        )
+    }
+}
+
+/// The low-rank mask of a set: ace at bit 0, deuce..eight at bits 1..7.
+#[inline]
+fn low_mask(cards: CardSet) -> u8 {
+    let m = cards.rank_mask();
+    (((m << 1) & 0xfe) | (m >> 12 & 1)) as u8
+}
+
+/// Evaluates the best qualifying ace-to-five low of 5 to 7 cards; `None` if there is none.
+pub fn ace_to_five_8(cards: CardSet) -> Option<AceFiveValue> {
+    let mut m = low_mask(cards);
+    if m.count_ones() < 5 {
+        return None;
+    }
+    while m.count_ones() > 5 {
+        m &= !(1 << (7 - m.leading_zeros()));
+    }
+    Some(AceFiveValue(255 - m))
+}
+
+/// As [`ace_to_five_8`], also naming the five cards used (highest suit where a rank repeats).
+pub fn ace_to_five_8_best_five(cards: CardSet) -> Option<(AceFiveValue, [Card; 5])> {
+    let v = ace_to_five_8(cards)?;
+    let mut five = [Card::from_index(0); 5];
+    for (slot, rank) in five.iter_mut().zip(v.ranks()) {
+        *slot = Suit::ALL
+            .iter()
+            .rev()
+            .map(|s| Card::new(rank, *s))
+            .find(|c| cards.contains(*c))
+            .expect("rank present");
+    }
+    Some((v, five))
+}
+
+/// As [`deuce_to_seven`], also giving the five cards in display order (highest group first).
+pub fn deuce_to_seven_best_five(
+    cards: CardSet,
+    ace_five_straight: bool,
+) -> (DeuceSevenValue, [Card; 5]) {
+    let hv = high_with(cards, ace_five_straight);
+    (
+        DeuceSevenValue(HIGH_SPACE - 1 - hv.get()),
+        five_for(cards, hv, ace_five_straight),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_cards;
+
+    fn set(s: &str) -> CardSet {
+        parse_cards(s).unwrap().iter().collect()
+    }
+
+    #[test]
+    fn deuce_to_seven_edges() {
+        let d = |s: &str| deuce_to_seven(set(s), false);
+        assert!(d("7c 5d 4h 3s 2c") > d("7c 6d 4h 3s 2c"));
+        assert!(d("7c 5c 4c 3c 2c") < d("7c 5d 4h 3s 2c"), "a flush is bad");
+        assert!(
+            d("6c 5d 4h 3s 2c") < d("Ac Kd Qh Js 9c"),
+            "a straight is bad"
+        );
+        assert!(
+            d("Ac 2d 3h 4s 5c") > d("Ac Kd Qh Js 9c"),
+            "nut ace beats A-K"
+        );
+        assert_eq!(d("Ac 2d 3h 4s 5c").class(), HighClass::HighCard);
+        let s = deuce_to_seven(set("Ac 2d 3h 4s 5c"), true);
+        assert_eq!(s.class(), HighClass::Straight);
+        assert!(s < d("2c 2d 3h 4s 5c"));
+        assert!(d("2c 2d 3h 4s 5c") < d("Ac Kd Qh Js 9c"));
+        assert_eq!(
+            deuce_to_seven_best_five(set("Ac 2d 3h 4s 5c"), true).1[4].rank(),
+            Rank::Ace
+        );
+    }
+
+    #[test]
+    fn ace_to_five_edges() {
+        let a = |s: &str| ace_to_five_8(set(s));
+        assert_eq!(a("Ac 2d 3h 4s 5c").unwrap().to_string(), "5-4-3-2-A");
+        assert!(a("8c 6d 4h 3s 2c") > a("8c 7d 3h 2s Ac"));
+        assert_eq!(a("8c 7d 6h 5s 4c").unwrap().class_name(), "eight low");
+        assert!(a("8c 7d 6h 5s 4c") < a("8c 7d 6h 5s 3c"));
+        assert_eq!(a("9c 7d 6h 5s 4c"), None);
+        assert_eq!(a("Ac Ad 2h 3s 4c 4d Kc"), None, "pairs never count");
+        assert_eq!(a("Ac Ad 2h 3s 4c 7d Kc").unwrap().to_string(), "7-4-3-2-A");
+        let (_, five) = ace_to_five_8_best_five(set("Ac Ad 2h 3s 4c 7d Kc")).unwrap();
+        assert_eq!(five[4].to_string(), "Ad");
+    }
+}

@@ -1,0 +1,17 @@
+//! The three hand evaluators. Each returns a value type that is `Ord` with **larger = better**, can
+//! name its class, and (on a slower path) the best five cards.
+//!
+//! - [`high`]: best five of 5 to 7 cards, ace high and low in the wheel (stud high half).
+//! - [`deuce_to_seven`]: exactly five cards, the worst high hand wins, aces high; the table option
+//!   `ace_five_straight` makes A-2-3-4-5 a (bad) five-high straight (RULES.md, "Hand rankings").
+//! - [`ace_to_five_8`]: best five distinct ranks 8 or lower, ace low, from 5 to 7 cards; `None`
+//!   when no low qualifies.
+
+mod high;
+mod low;
+
+pub use high::{high, high_best_five, HighClass, HighValue};
+pub use low::{
+    ace_to_five_8, ace_to_five_8_best_five, deuce_to_seven, deuce_to_seven_best_five, AceFiveValue,
+    DeuceSevenValue,
+};
