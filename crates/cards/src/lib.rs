@@ -7,6 +7,7 @@
 mod card;
 mod deck;
 pub mod eval;
+mod serde_impls;
 mod set;
 
 pub use card::{parse_cards, Card, Rank, Suit};

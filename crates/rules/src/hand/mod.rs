@@ -1,0 +1,378 @@
+//! The hand as a pure state machine: [`Hand::start`] from a validated [`Table`] and a card source,
+//! then [`Hand::legal`] / [`Hand::apply`] until [`Hand::is_over`], then [`Hand::outcome`].
+//!
+//! The engine is the only authority on legality: `apply` checks an action against exactly the set
+//! `legal` reports and leaves the hand untouched when it refuses. Dealing, reshuffles, uncalled
+//! bets, showdown and awards happen inside `apply` as consequences of the last action, and every
+//! one of them is recorded as an [`Event`].
+
+mod betting;
+mod cards;
+mod draw;
+mod showdown;
+mod stud;
+
+use pitboss_cards::{Card, CardSet, Deck};
+
+pub use cards::Cards;
+
+use crate::action::{Action, IllegalAction, Legal, Reason};
+use crate::event::Event;
+use crate::game::{Chips, Game, Structure, Variant, MAX_SEATS};
+use crate::seat::Seat;
+use crate::setup::Table;
+use crate::source::{CardSource, Recipient};
+
+/// A card could not be dealt (only possible with dictated cards, or a source that runs dry).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    #[error("no card is given for {0}")]
+    Missing(String),
+    #[error("{card} cannot be dealt to {to}: {why}")]
+    Unavailable {
+        card: Card,
+        to: String,
+        why: &'static str,
+    },
+}
+
+/// Why `apply` failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The action is not legal; the hand is unchanged.
+    #[error(transparent)]
+    Illegal(#[from] IllegalAction),
+    /// The action was taken but the cards that follow could not be dealt; the hand cannot go on.
+    #[error(transparent)]
+    Deal(#[from] DealError),
+}
+
+/// Where the hand is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Betting,
+    /// Triple draw: declarations for draw `0..3`.
+    Draw(u8),
+    Over,
+}
+
+/// One hand in progress. Generic over the card source so that live play (a seeded [`Deck`]) and
+/// replays (dictated cards) run the same code.
+#[derive(Clone, Debug)]
+pub struct Hand<S: CardSource = Deck> {
+    pub(crate) game: Game,
+    pub(crate) n: u8,
+    pub(crate) button: Seat,
+    source: S,
+    pub(crate) start: [Chips; MAX_SEATS],
+    pub(crate) stack: [Chips; MAX_SEATS],
+    /// Chips put in this hand, including this round's bets.
+    pub(crate) total: [Chips; MAX_SEATS],
+    /// Chips put in this round.
+    pub(crate) bet: [Chips; MAX_SEATS],
+    pub(crate) folded: [bool; MAX_SEATS],
+    pub(crate) down: [Cards; MAX_SEATS],
+    pub(crate) up: [Cards; MAX_SEATS],
+    pub(crate) draws: [[u8; 3]; MAX_SEATS],
+    pub(crate) community: Option<Card>,
+    pub(crate) phase: Phase,
+    pub(crate) round: u8,
+    pub(crate) to_act: Option<Seat>,
+    pub(crate) b: betting::Round,
+    /// The acting order of the last round that had betting: (aggressor, first actor).
+    last_betting: Option<(Option<Seat>, Seat)>,
+    /// Cards never dealt this hand (the stub, in the no-burn convention).
+    unseen: CardSet,
+    /// Cards that may go into a reshuffle: earlier discards and folded hands.
+    muck: CardSet,
+    declared: [Option<CardSet>; MAX_SEATS],
+    pub(crate) shown: [bool; MAX_SEATS],
+    pub(crate) won: [Chips; MAX_SEATS],
+    pub(crate) events: Vec<Event>,
+}
+
+impl<S: CardSource> Hand<S> {
+    /// Starts a hand: antes, blinds or third street are posted and dealt, and the first decision
+    /// is waiting.
+    ///
+    /// # Errors
+    /// [`DealError`] when the source cannot supply a card (never with a full [`Deck`]).
+    pub fn start(table: &Table, source: S) -> Result<Hand<S>, DealError> {
+        let n = table.n;
+        let mut h = Hand {
+            game: table.game,
+            n,
+            button: table.button,
+            source,
+            start: table.stacks,
+            stack: table.stacks,
+            total: [0; MAX_SEATS],
+            bet: [0; MAX_SEATS],
+            folded: [false; MAX_SEATS],
+            down: [Cards::EMPTY; MAX_SEATS],
+            up: [Cards::EMPTY; MAX_SEATS],
+            draws: [[0; 3]; MAX_SEATS],
+            community: None,
+            phase: Phase::Betting,
+            round: 0,
+            to_act: None,
+            b: betting::Round::default(),
+            last_betting: None,
+            unseen: CardSet::FULL,
+            muck: CardSet::EMPTY,
+            declared: [None; MAX_SEATS],
+            shown: [false; MAX_SEATS],
+            won: [0; MAX_SEATS],
+            events: Vec::with_capacity(64),
+        };
+        for s in h.seats() {
+            if h.game.stakes.ante > 0 {
+                let (amount, all_in) = h.put(s, h.game.stakes.ante);
+                h.events.push(Event::Ante {
+                    seat: s,
+                    amount,
+                    all_in,
+                });
+            }
+        }
+        match h.game.variant {
+            Variant::TripleDraw => {
+                let first = h.button.next(n);
+                for _ in 0..5 {
+                    for k in 0..n {
+                        let s = Seat((first.0 + k) % n);
+                        let c = h.deal_to(Recipient::Seat(s))?;
+                        h.down[s.index()].push(c);
+                        h.events.push(Event::Deal {
+                            seat: s,
+                            card: Some(c),
+                            up: false,
+                        });
+                    }
+                }
+            }
+            Variant::StudHiLo => h.deal_street(0)?,
+        }
+        h.start_round(0)?;
+        Ok(h)
+    }
+
+    /// Seats at the table, in order.
+    pub(crate) fn seats(&self) -> impl Iterator<Item = Seat> {
+        (0..self.n).map(Seat)
+    }
+
+    /// Moves up to `amount` from a stack into the pot; returns what moved and whether it emptied the
+    /// stack. Forced bets use this: a short stack posts what it has.
+    fn put(&mut self, s: Seat, amount: Chips) -> (Chips, bool) {
+        let i = s.index();
+        let a = amount.min(self.stack[i]);
+        self.stack[i] -= a;
+        self.total[i] += a;
+        (a, self.stack[i] == 0)
+    }
+
+    /// Deals one card from the source, checking it is available: never dealt, or in the muck that a
+    /// reshuffle may use. Reshuffles the muck first when the stub is empty.
+    pub(crate) fn deal_to(&mut self, to: Recipient) -> Result<Card, DealError> {
+        if self.unseen.is_empty() && !self.muck.is_empty() {
+            let stub = self.muck;
+            self.muck = CardSet::EMPTY;
+            self.unseen = stub;
+            self.source.reshuffle(stub);
+            self.events.push(Event::Reshuffle {
+                cards: stub.len() as u8,
+            });
+        }
+        let name = || match to {
+            Recipient::Seat(s) => s.to_string(),
+            Recipient::Board => "the board".to_string(),
+        };
+        let card = self
+            .source
+            .deal(to)
+            .ok_or_else(|| DealError::Missing(name()))?;
+        if self.unseen.remove(card) || self.muck.remove(card) {
+            return Ok(card);
+        }
+        let why = if self.declared.iter().flatten().any(|d| d.contains(card)) {
+            "it was discarded in this draw by a player not yet served (RULES.md: a reshuffle \
+             excludes those discards; PokerKit difference 2)"
+        } else {
+            "it is already live in a hand or on the board"
+        };
+        Err(DealError::Unavailable {
+            card,
+            to: name(),
+            why,
+        })
+    }
+
+    /// Players still in the hand (not folded).
+    pub(crate) fn live(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats().filter(|s| !self.folded[s.index()])
+    }
+
+    /// Players who can still bet (in the hand with chips behind).
+    pub(crate) fn can_act(&self, s: Seat) -> bool {
+        !self.folded[s.index()] && self.stack[s.index()] > 0
+    }
+
+    /// The first seat from `from` (inclusive), clockwise, that satisfies `pred`.
+    pub(crate) fn first_from(&self, from: Seat, pred: impl Fn(Seat) -> bool) -> Option<Seat> {
+        (0..self.n)
+            .map(|k| Seat((from.0 + k) % self.n))
+            .find(|s| pred(*s))
+    }
+
+    // ----- public API -----
+
+    /// The seat whose decision is awaited, or `None` when the hand is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        self.to_act
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The current (or last) betting round, 0-based.
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn seat_count(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    pub fn button(&self) -> Seat {
+        self.button
+    }
+
+    /// The full event record so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The legal actions of the seat to act, or `None` when the hand is over.
+    pub fn legal(&self) -> Option<Legal> {
+        let s = self.to_act?;
+        Some(match self.phase {
+            Phase::Draw(_) => Legal {
+                seat: s,
+                fold: false,
+                check: false,
+                call: None,
+                raise: None,
+                bring_in: None,
+                discard: Some(self.down[s.index()].set()),
+            },
+            Phase::Betting => self.betting_legal(s),
+            Phase::Over => return None,
+        })
+    }
+
+    /// Applies `seat`'s action. On success returns the events it caused (the action itself and
+    /// everything that follows automatically: deals, draws served, showdown, awards).
+    ///
+    /// # Errors
+    /// [`ApplyError::Illegal`] with the reason, leaving the hand unchanged; [`ApplyError::Deal`]
+    /// when a dictated card is missing or unavailable (the hand cannot continue).
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<&[Event], ApplyError> {
+        let from = self.events.len();
+        let illegal = |reason| IllegalAction {
+            seat,
+            action,
+            reason,
+        };
+        let Some(legal) = self.legal() else {
+            return Err(illegal(Reason::HandOver).into());
+        };
+        if legal.seat != seat {
+            return Err(illegal(Reason::NotYourTurn(legal.seat)).into());
+        }
+        if !legal.allows(&action) {
+            return Err(illegal(self.refusal(&legal, &action)).into());
+        }
+        match action {
+            Action::Discard { cards } => self.declare(seat, cards)?,
+            _ => self.bet_action(seat, action)?,
+        }
+        Ok(&self.events[from..])
+    }
+
+    /// The reason an action outside `legal` is refused.
+    fn refusal(&self, legal: &Legal, action: &Action) -> Reason {
+        if legal.discard.is_some() {
+            if let Action::Discard { cards } = action {
+                let held = legal.discard.unwrap_or_default();
+                if let Some(c) = cards.difference(held).iter().next() {
+                    return Reason::NotHeld(c);
+                }
+            }
+            return Reason::DrawExpected;
+        }
+        if legal.bring_in.is_some() && !matches!(action, Action::Raise { .. }) {
+            return Reason::MustBringInOrComplete;
+        }
+        match *action {
+            Action::Discard { .. } => Reason::NotADraw,
+            Action::BringIn => Reason::NoBringIn,
+            Action::Fold => Reason::FoldWhenFree,
+            Action::Check => Reason::MustCallOrFold(legal.call.unwrap_or(0)),
+            Action::Call => Reason::NothingToCall,
+            Action::Raise { to } => match legal.raise {
+                Some(r) => Reason::AmountOutOfRange {
+                    kind: r.kind,
+                    to,
+                    min: r.min_to,
+                    max: r.max_to,
+                },
+                None => Reason::CannotRaise(self.why_no_raise(legal.seat)),
+            },
+        }
+    }
+
+    /// Ends the hand when one player is left: uncalled chips back, the rest to the survivor.
+    fn finish_by_folds(&mut self) {
+        self.return_uncalled();
+        let winner = self.live().next().expect("one player left");
+        let pot: Chips = self.total.iter().sum();
+        let i = winner.index();
+        self.stack[i] += pot;
+        self.won[i] += pot;
+        self.events.push(Event::Award {
+            seat: winner,
+            pot: 0,
+            share: crate::event::Share::Whole,
+            amount: pot,
+        });
+        self.end();
+    }
+
+    fn end(&mut self) {
+        self.phase = Phase::Over;
+        self.to_act = None;
+    }
+
+    /// Net result so far for every seat (final once the hand is over).
+    pub fn net(&self) -> impl Iterator<Item = (Seat, i64)> + '_ {
+        self.seats().map(|s| {
+            let i = s.index();
+            (s, self.stack[i] as i64 - self.start[i] as i64)
+        })
+    }
+
+    /// Whether the structure is fixed limit.
+    pub(crate) fn fixed(&self) -> bool {
+        self.game.structure == Structure::FixedLimit
+    }
+}
