@@ -197,6 +197,9 @@ class Snapshot:
     contributions: list[int]
     stacks: list[int]
     hands: list[list[Any]]  # hands[k][i]: hand of type k of player i or None
+    # statuses after PokerKit killed the hands that cannot win anything
+    # (PokerKit builds its pots from these, merging equal eligibility)
+    live: list[bool] | None = None
 
 
 def take_snapshot(state: State) -> Snapshot:
@@ -220,6 +223,8 @@ def finish(state: State) -> Snapshot | None:
         elif state.can_push_chips():
             if snap is None:
                 snap = take_snapshot(state)
+            if snap.live is None:
+                snap.live = list(state.statuses)
             state.push_chips()
         elif state.can_pull_chips():
             state.pull_chips()
@@ -360,7 +365,11 @@ def settle(snap: Snapshot, stud: bool, odd_chip: str = 'rules',
 
 
 def merged_pots_differ(snap: Snapshot) -> bool:
-    pots = rules_pots(snap)
+    """PokerKit merges adjacent pots whose eligible players (after
+    folds, mucks and its own hand killing) are the same."""
+    live = snap.live if snap.live is not None else snap.statuses
+    pots = rules_pots(Snapshot(live, snap.contributions, snap.stacks,
+                               snap.hands))
     return any(pots[j][1] == pots[j + 1][1] for j in range(len(pots) - 1))
 
 
