@@ -59,7 +59,7 @@ def make_state(code: str, rng: random.Random):
     stacks = []
     for _ in range(n):
         r = rng.random()
-        if r < 0.12:
+        if r < 0.05:
             stacks.append(rng.randint(1, unit))          # short forced bets
         elif r < 0.35:
             stacks.append(rng.randint(unit, 6 * unit))   # all-in material
