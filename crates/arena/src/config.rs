@@ -109,7 +109,7 @@ impl MatchConfig {
             return Err(err("--hands / hands", "must be at least 1"));
         }
         let duplicate = f.duplicate.unwrap_or(false);
-        if duplicate && hands % bots.len() as u64 != 0 {
+        if duplicate && !hands.is_multiple_of(bots.len() as u64) {
             return Err(err(
                 "--hands / hands",
                 format!(
