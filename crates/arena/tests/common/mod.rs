@@ -49,7 +49,7 @@ impl Bot for Random {
             return Action::Discard { cards };
         }
         if let Some(raise) = l.raise {
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 let to = if x & 8 == 0 {
                     raise.min_to
                 } else {
