@@ -104,8 +104,12 @@ fn run(path: &Path) -> Result<(), String> {
         } else {
             Recipient::Seat(seat(who))
         };
-        for c in parse_cards(cards).map_err(|e| format!("cards of {who}: {e}"))? {
-            source.push(to, c);
+        // Word by word: a seat may legitimately receive a card twice (a reshuffle can give back
+        // a card it threw in an earlier draw), which one `parse_cards` call would refuse.
+        for word in cards.split_whitespace() {
+            for c in parse_cards(word).map_err(|e| format!("cards of {who}: {e}"))? {
+                source.push(to, c);
+            }
         }
     }
     let mut hand = Hand::start(&table, source).map_err(|e| format!("deal: {e}"))?;
