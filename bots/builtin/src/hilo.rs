@@ -94,6 +94,20 @@ fn best_group(cards: CardSet) -> Option<(u8, u32)> {
         .max_by_key(|&(r, n)| (n, r))
 }
 
+/// How many ranks are held at least twice.
+fn pairs(cards: CardSet) -> usize {
+    Rank::ALL
+        .iter()
+        .filter(|r| cards.rank_count(**r) >= 2)
+        .count()
+}
+
+/// The best group as (count, rank): trips beat pairs, then the higher rank; a set without a pair
+/// counts as (1, its top rank). Works for any number of cards, unlike the five-card evaluators.
+fn group_key(cards: CardSet) -> (u32, u8) {
+    best_group(cards).map_or((1, top(cards.rank_mask())), |(r, n)| (n, r))
+}
+
 /// The most cards held in one suit.
 fn max_suited(cards: CardSet) -> u32 {
     Suit::ALL
@@ -161,30 +175,37 @@ fn later_street(view: &SeatView, cards: CardSet) -> i32 {
             }
         }
     };
-    let value = high(cards);
-    let mut hi = match value.class() {
-        HighClass::HighCard => 5,
-        HighClass::Pair => {
-            let r = best_group(cards).map_or(0, |(r, _)| i32::from(r));
-            15 + 2 * r
+    let mine = group_key(cards);
+    // The evaluator from fifth street on; before that, the pairs and trips held.
+    let mut hi = if n >= 5 {
+        match high(cards).class() {
+            HighClass::HighCard => 5,
+            HighClass::Pair => 15 + 2 * i32::from(mine.1),
+            HighClass::TwoPair => 50,
+            HighClass::Trips => 65,
+            HighClass::Straight => 72,
+            HighClass::Flush => 78,
+            HighClass::FullHouse => 90,
+            _ => 98,
         }
-        HighClass::TwoPair => 50,
-        HighClass::Trips => 65,
-        HighClass::Straight => 72,
-        HighClass::Flush => 78,
-        HighClass::FullHouse => 90,
-        _ => 98,
+    } else {
+        match mine {
+            (4, _) => 98,
+            (3, _) => 65,
+            (2, _) if pairs(cards) >= 2 => 50,
+            (2, r) => 15 + 2 * i32::from(r),
+            _ => 5,
+        }
     };
     if to_come > 0 && max_suited(cards) >= 4 {
         hi = hi.max(35);
     }
-    // An opponent whose open cards alone beat our whole high hand.
-    let beaten = util::opponents(view).any(|(_, s)| {
-        s.up.len() >= 2 && {
+    // An opponent whose open cards alone hold a bigger pair or trips than our best group.
+    let beaten = hi < 72
+        && util::opponents(view).any(|(_, s)| {
             let up: CardSet = s.up.iter().collect();
-            high(up) > value
-        }
-    });
+            group_key(up) > mine && group_key(up).0 >= 2
+        });
     if beaten {
         hi /= 2;
     }
