@@ -32,6 +32,7 @@ const CALL_AT: i32 = 35;
 pub struct HiloBot {
     rng: ChaCha8Rng,
     stud: Option<bool>,
+    big_bet: Option<bool>,
     track: RoundTracker,
 }
 
@@ -40,6 +41,7 @@ impl HiloBot {
         HiloBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             stud: None,
+            big_bet: None,
             track: RoundTracker::default(),
         }
     }
@@ -48,6 +50,7 @@ impl HiloBot {
 impl Bot for HiloBot {
     fn match_start(&mut self, m: &MatchStart) {
         self.stud = Some(m.game.variant == "stud-hi-lo");
+        self.big_bet = Some(m.game.structure != "fixed-limit");
     }
 
     fn hand_start(&mut self, _h: &HandStart) {
@@ -73,8 +76,16 @@ impl Bot for HiloBot {
         } else {
             (RAISE_AT, CALL_AT)
         };
-        let bluff = self.rng.next_u32() % 6 == 0;
-        util::bet_by_strength(req, s, raise_at + pressure, call_at + pressure, bluff)
+        let bluff = self.rng.next_u32() < u32::MAX / 6; // one time in six
+        let big_bet = util::is_big_bet(self.big_bet, &req.legal);
+        util::bet_by_strength(
+            req,
+            s,
+            raise_at + pressure,
+            call_at + pressure,
+            bluff,
+            big_bet,
+        )
     }
 }
 

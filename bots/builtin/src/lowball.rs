@@ -31,6 +31,7 @@ const CALL_AT: i32 = 40;
 pub struct LowballBot {
     rng: ChaCha8Rng,
     stud: Option<bool>,
+    big_bet: Option<bool>,
     track: RoundTracker,
 }
 
@@ -39,6 +40,7 @@ impl LowballBot {
         LowballBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             stud: None,
+            big_bet: None,
             track: RoundTracker::default(),
         }
     }
@@ -47,6 +49,7 @@ impl LowballBot {
 impl Bot for LowballBot {
     fn match_start(&mut self, m: &MatchStart) {
         self.stud = Some(m.game.variant == "stud-hi-lo");
+        self.big_bet = Some(m.game.structure != "fixed-limit");
     }
 
     fn hand_start(&mut self, _h: &HandStart) {
@@ -70,8 +73,16 @@ impl Bot for LowballBot {
         let s = strength(view, draws_done);
         // Every aggressive action after the first bet of the round asks for more.
         let pressure = 8 * i32::from(self.track.raises.saturating_sub(1));
-        let bluff = self.rng.next_u32() % 5 == 0;
-        util::bet_by_strength(req, s, RAISE_AT + pressure, CALL_AT + pressure, bluff)
+        let bluff = self.rng.next_u32() < u32::MAX / 5; // one time in five
+        let big_bet = util::is_big_bet(self.big_bet, &req.legal);
+        util::bet_by_strength(
+            req,
+            s,
+            RAISE_AT + pressure,
+            CALL_AT + pressure,
+            bluff,
+            big_bet,
+        )
     }
 }
 

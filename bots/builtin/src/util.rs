@@ -147,15 +147,17 @@ pub fn is_stud(variant: Option<bool>, req: &ActRequest) -> bool {
 
 /// The betting rule of the heuristic bots, on a 0-100 `strength`:
 /// raise at `raise_at` or more (and, when `bluff` is set, from ten below it: the seeded mix),
-/// sizing two thirds of the pot in pot and no limit; check when free; call at `call_at` or more,
-/// raised by the price (the share of the pot after the call that the call costs) above 20%; call
-/// a cheap price (15% or less) fifteen points below `call_at`; otherwise fold.
+/// sizing two thirds of the pot in pot and no limit; check when free; call at `call_at` or more
+/// (in pot and no limit, `big_bet`, raised by the price above 20%: the share of the pot after the
+/// call that the call costs); call a cheap price (15% or less) fifteen points below `call_at`;
+/// otherwise fold.
 pub fn bet_by_strength(
     req: &ActRequest,
     strength: i32,
     raise_at: i32,
     call_at: i32,
     bluff: bool,
+    big_bet: bool,
 ) -> Action {
     let legal = &req.legal;
     let view = &req.view;
@@ -169,10 +171,20 @@ pub fn bet_by_strength(
     }
     let owed = legal.call.unwrap_or(0);
     let price = (owed.saturating_mul(100) / view.pot.saturating_add(owed).max(1)) as i32;
-    let call_at = call_at + (price - 20).max(0);
+    let call_at = if big_bet {
+        call_at + (price - 20).max(0)
+    } else {
+        call_at
+    };
     if strength >= call_at || (price <= 15 && strength >= call_at - 15) {
         passive(legal)
     } else {
         check_or_fold(legal)
     }
+}
+
+/// Whether the structure is pot or no limit: told by the match, else guessed from a raise range
+/// wider than one amount (fixed limit allows exactly one).
+pub fn is_big_bet(structure: Option<bool>, legal: &LegalActions) -> bool {
+    structure.unwrap_or_else(|| legal.raise.is_some_and(|r| r.min_to < r.max_to))
 }

@@ -137,7 +137,7 @@ fn answers(name: &str, seed: u64) -> Vec<(ActRequest, Action)> {
         for i in 0..CASES / 3 {
             let stud = match variant {
                 Some(v) => v == "stud-hi-lo",
-                None => (i + k as u64) % 2 == 0,
+                None => (i + k as u64) & 1 == 0,
             };
             let req = random_request(&mut rng, stud);
             let action = bot.act(&req);
