@@ -20,15 +20,16 @@ const RAISE_AT: i32 = 65;
 const CALL_AT: i32 = 35;
 
 /// `hilo` plays seven card stud hi/lo by rules of thumb. On third street it plays three low cards
-/// (distinct, 8 or lower, ace low), high pairs (tens or better, aces best since they are also
-/// low) and smaller pairs with a queen-or-better kicker, trips, and three-flushes when the price
-/// is small; it completes and raises with trips, aces and three cards to a 5-low, and folds junk
-/// to a completion (it posts the bring-in when it must). From fourth street on it scores the high
-/// half (the `high` evaluator, with flush draws) and the low half (`ace_to_five_8` once five cards
-/// are out, else how many low ranks it has against how many cards are to come), worth the better
-/// half plus half the other (two-way hands scoop); a high hand beaten by an opponent's open cards
-/// counts for half. It bets and raises strong two-way hands, calls fair ones and folds the rest to
-/// a bet, with a few seeded semi-bluffs. Given triple draw, it plays like `call`.
+/// (distinct, 8 or lower, ace low), high pairs (tens or better, aces best since they are also low)
+/// and smaller pairs with a queen-or-better kicker, trips, three-flushes with two low cards, and
+/// other three-flushes when the price is small; it completes and raises with trips, aces and three
+/// cards to a 5-low, and folds junk to a completion (it posts the bring-in when it must). From
+/// fourth street on it scores the high half (the `high` evaluator from fifth street, with flush
+/// draws) and the low half (`ace_to_five_8` once five cards are out, else how many low ranks it has
+/// against how many cards are to come), worth the better half plus half the other (two-way hands
+/// scoop); a high hand beaten by a bigger pair or trips in an opponent's open cards counts for
+/// half. It bets and raises strong two-way hands, calls fair ones and folds the rest to a bet, with
+/// a few seeded semi-bluffs. Given triple draw, it plays like `call`.
 pub struct HiloBot {
     rng: ChaCha8Rng,
     stud: Option<bool>,
