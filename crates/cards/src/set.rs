@@ -107,8 +107,26 @@ impl CardSet {
             as u32
     }
 
-    /// The cards in card order (rank, then suit).
+    /// The cards, one bit scan each: suit by suit (clubs first), deuce to ace within a suit. Use
+    /// [`CardSet::sorted`] for card order.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Card> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            Some(Card::new(
+                Rank::from_index((b % SUIT_BITS) as u8),
+                Suit::from_index((b / SUIT_BITS) as u8),
+            ))
+        })
+    }
+
+    /// The cards in card order (rank, then suit: 2c 2d 2h 2s 3c ...), as people read them.
+    pub fn sorted(self) -> impl Iterator<Item = Card> {
         Card::all().filter(move |c| self.contains(*c))
     }
 }
@@ -138,7 +156,7 @@ impl fmt::Debug for CardSet {
 impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
-        for c in self.iter() {
+        for c in self.sorted() {
             if !first {
                 f.write_str(" ")?;
             }
@@ -156,8 +174,11 @@ mod tests {
     #[test]
     fn full_set_has_52_cards_in_order() {
         assert_eq!(CardSet::FULL.len(), 52);
-        let v: Vec<Card> = CardSet::FULL.iter().collect();
+        let v: Vec<Card> = CardSet::FULL.sorted().collect();
         assert_eq!(v, Card::all().collect::<Vec<_>>());
+        let mut w: Vec<Card> = CardSet::FULL.iter().collect();
+        w.sort();
+        assert_eq!(v, w);
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub enum Structure {
 }
 
 /// The forced bets and bet sizes of a game, in chips.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Stakes {
     /// Posted by everyone before the deal (triple draw: optional, default 0).
@@ -71,19 +71,6 @@ pub struct Stakes {
     pub small_bet: Chips,
     /// The fixed-limit unit of the later rounds.
     pub big_bet: Chips,
-}
-
-impl Default for Stakes {
-    fn default() -> Stakes {
-        Stakes {
-            ante: 0,
-            small_blind: 0,
-            big_blind: 0,
-            bring_in: 0,
-            small_bet: 0,
-            big_bet: 0,
-        }
-    }
 }
 
 /// Who shows at showdown.

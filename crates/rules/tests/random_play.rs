@@ -47,6 +47,10 @@ fn random_action(legal: &Legal, rng: &mut ChaCha8Rng) -> Action {
 
 /// Plays one hand to the end, checking invariants after every action.
 fn play(setup: &TableSetup, seed: u64, k: u64) -> Hand {
+    play_checked(setup, seed, k, true)
+}
+
+fn play_checked(setup: &TableSetup, seed: u64, k: u64, views: bool) -> Hand {
     let table = setup.validate().expect("valid setup");
     let mut hand = Hand::start(&table, Deck::for_hand(seed, k)).expect("deal");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.rotate_left(17));
@@ -75,6 +79,11 @@ fn play(setup: &TableSetup, seed: u64, k: u64) -> Hand {
         let action = random_action(&legal, &mut rng);
         hand.apply(seat, action)
             .unwrap_or_else(|e| panic!("legal action {action:?} refused: {e}"));
+        if views {
+            check_views(&hand);
+        }
+    }
+    if !views {
         check_views(&hand);
     }
     let outcome = hand.outcome().expect("over");
@@ -226,4 +235,38 @@ fn six_handed_triple_draw_reshuffles_happen() {
         reshuffles > 0,
         "random 6-handed play should run out of cards sometimes"
     );
+}
+
+/// The soak run: a million random hands per betting structure of each game (release mode, about a
+/// minute): `cargo test --release -p pitboss-rules --test random_play -- --ignored soak`.
+/// `SOAK_HANDS` overrides the count per structure.
+#[test]
+#[ignore = "soak run: a million hands per structure; run in release (see README)"]
+fn soak() {
+    let per: u64 = std::env::var("SOAK_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    for preset in PRESETS {
+        let max = *preset.game.variant.seats().end();
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        for k in 0..per {
+            let n = 2 + (rng.next_u32() as usize) % (max - 1);
+            let unit = preset.game.unit();
+            let stacks = (0..n)
+                .map(|_| match rng.next_u32() % 4 {
+                    0 => 1 + rng.next_u64() % (unit * 3),
+                    1 => unit * 3 + rng.next_u64() % (preset.stack * 2),
+                    _ => preset.stack,
+                })
+                .collect();
+            let setup = TableSetup {
+                game: preset.game,
+                stacks,
+                button: k as usize % n,
+            };
+            play_checked(&setup, 77, k, false);
+        }
+        eprintln!("soak: {per} hands of {} passed", preset.name);
+    }
 }

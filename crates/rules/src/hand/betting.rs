@@ -201,11 +201,9 @@ impl<S: CardSource> Hand<S> {
             legal.fold = true;
             legal.call = Some(owed.min(stack));
         }
-        let may_raise = stack > owed
-            && !(self.b.bring_in_due && stack <= self.game.stakes.bring_in)
-            && !self.capped()
-            && !self.closed_to(s)
-            && self.someone_can_answer(s);
+        let short_bring_in = self.b.bring_in_due && stack <= self.game.stakes.bring_in;
+        let blocked = stack <= owed || short_bring_in || self.capped() || self.closed_to(s);
+        let may_raise = !blocked && self.someone_can_answer(s);
         if may_raise {
             let (kind, min_full) = self.raise_kind_and_min();
             let all_in = self.bet[i] + stack;

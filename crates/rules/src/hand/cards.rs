@@ -7,18 +7,21 @@ use pitboss_cards::{Card, CardSet};
 pub struct Cards {
     cards: [Card; 7],
     len: u8,
+    set: CardSet,
 }
 
 impl Cards {
     pub const EMPTY: Cards = Cards {
         cards: [Card::from_index(0); 7],
         len: 0,
+        set: CardSet::EMPTY,
     };
 
     #[inline]
     pub fn push(&mut self, c: Card) {
         self.cards[usize::from(self.len)] = c;
         self.len += 1;
+        self.set.insert(c);
     }
 
     #[inline]
@@ -26,8 +29,9 @@ impl Cards {
         &self.cards[..usize::from(self.len)]
     }
 
+    #[inline]
     pub fn set(&self) -> CardSet {
-        self.as_slice().iter().collect()
+        self.set
     }
 
     pub fn len(&self) -> usize {
@@ -49,5 +53,6 @@ impl Cards {
             }
         }
         self.len = k as u8;
+        self.set = self.set.difference(set);
     }
 }

@@ -87,6 +87,8 @@ pub struct Hand<S: CardSource = Deck> {
     muck: CardSet,
     declared: [Option<CardSet>; MAX_SEATS],
     pub(crate) shown: [bool; MAX_SEATS],
+    /// The legal actions of the seat to act, computed once per state change.
+    legal: Option<Legal>,
     pub(crate) won: [Chips; MAX_SEATS],
     pub(crate) events: Vec<Event>,
 }
@@ -123,6 +125,7 @@ impl<S: CardSource> Hand<S> {
             declared: [None; MAX_SEATS],
             shown: [false; MAX_SEATS],
             won: [0; MAX_SEATS],
+            legal: None,
             events: Vec::with_capacity(64),
         };
         for s in h.seats() {
@@ -154,6 +157,7 @@ impl<S: CardSource> Hand<S> {
             Variant::StudHiLo => h.deal_street(0)?,
         }
         h.start_round(0)?;
+        h.legal = h.compute_legal();
         Ok(h)
     }
 
@@ -263,7 +267,12 @@ impl<S: CardSource> Hand<S> {
     }
 
     /// The legal actions of the seat to act, or `None` when the hand is over.
+    #[inline]
     pub fn legal(&self) -> Option<Legal> {
+        self.legal
+    }
+
+    fn compute_legal(&self) -> Option<Legal> {
         let s = self.to_act?;
         Some(match self.phase {
             Phase::Draw(_) => Legal {
@@ -302,10 +311,16 @@ impl<S: CardSource> Hand<S> {
         if !legal.allows(&action) {
             return Err(illegal(self.refusal(&legal, &action)).into());
         }
-        match action {
-            Action::Discard { cards } => self.declare(seat, cards)?,
-            _ => self.bet_action(seat, action)?,
-        }
+        let done = match action {
+            Action::Discard { cards } => self.declare(seat, cards),
+            _ => self.bet_action(seat, action),
+        };
+        self.legal = if done.is_ok() {
+            self.compute_legal()
+        } else {
+            None
+        };
+        done?;
         Ok(&self.events[from..])
     }
 
