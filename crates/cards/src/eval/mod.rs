@@ -9,6 +9,7 @@
 
 mod high;
 mod low;
+mod tables;
 
 pub use high::{high, high_best_five, HighClass, HighValue};
 pub use low::{
