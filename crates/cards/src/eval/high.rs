@@ -35,18 +35,21 @@ impl HighClass {
         }
     }
 
+    /// Every class, weakest first (the index is the class's discriminant).
+    pub const ALL: [HighClass; 9] = [
+        HighClass::HighCard,
+        HighClass::Pair,
+        HighClass::TwoPair,
+        HighClass::Trips,
+        HighClass::Straight,
+        HighClass::Flush,
+        HighClass::FullHouse,
+        HighClass::Quads,
+        HighClass::StraightFlush,
+    ];
+
     const fn from_index(i: u32) -> HighClass {
-        [
-            HighClass::HighCard,
-            HighClass::Pair,
-            HighClass::TwoPair,
-            HighClass::Trips,
-            HighClass::Straight,
-            HighClass::Flush,
-            HighClass::FullHouse,
-            HighClass::Quads,
-            HighClass::StraightFlush,
-        ][i as usize]
+        HighClass::ALL[i as usize]
     }
 }
 
