@@ -8,7 +8,10 @@ mod common;
 use pitboss_arena::{run_match, MatchConfig, MatchFile};
 
 fn main() {
-    let hands: u64 = std::env::var("HANDS").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000_000);
+    let hands: u64 = std::env::var("HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000_000);
     let game = std::env::var("GAME").unwrap_or_else(|_| "27td-fl".into());
     for threads in [1, 2] {
         let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
@@ -24,7 +27,12 @@ fn main() {
             |_| unreachable!(),
         )
         .expect("config");
-        let r = run_match(&cfg, &common::Factory(vec!["random", "random"]), &mut |_, _| {}).expect("match");
+        let r = run_match(
+            &cfg,
+            &common::Factory(vec!["random", "random"]),
+            &mut |_, _| {},
+        )
+        .expect("match");
         println!(
             "{game} heads-up random vs random, {threads} thread(s): {:>10.0} hands/s",
             r.hands as f64 / r.elapsed.as_secs_f64()

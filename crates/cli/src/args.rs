@@ -16,6 +16,55 @@ pub enum Command {
     /// Evaluate poker holdings: one holding per line in, one JSON object per line out.
     #[command(after_long_help = EVAL_HELP, after_help = EVAL_HELP)]
     Eval(EvalArgs),
+    /// Play a match between bots and write statistics (summary.csv) to an output folder.
+    #[command(after_long_help = MATCH_HELP, after_help = MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,
+duplicate, threads, out, history, stack, [stakes], [options]); flags override the file.
+
+Examples:
+  pitboss match --game 27td-fl --bot lowball --bot random --hands 1000000
+  pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
+  pitboss match match.toml --threads 2 --out results/my-run --history
+
+Bots: random, call, raise, lowball, hilo (see bots/README.md).
+Output folder (default results/<timestamp>-<game>/): summary.csv, config.toml, and with --history
+hands.csv. Progress goes to stderr when it is a terminal; RUST_LOG=debug shows the referee's logs."#;
+
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// A TOML match file; its keys are the long flag names.
+    #[arg(value_name = "MATCH.toml")]
+    pub file: Option<std::path::PathBuf>,
+    /// Game preset: 27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl, stud8-nl [default: 27td-fl].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// A bot per seat, in seat order (repeat the flag; 2 or more).
+    #[arg(long = "bot", value_name = "BOT")]
+    pub bots: Vec<String>,
+    /// Hands to play [default: 10000].
+    #[arg(long)]
+    pub hands: Option<u64>,
+    /// The match seed: the same seed gives the same hands and files [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Replay every deal in every seat rotation and compute statistics over duplicate units.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: results/<timestamp>-<game>].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Also write every hand: hands.csv (one row per hand and seat).
+    #[arg(long)]
+    pub history: bool,
+    /// Every seat's starting stack in chips [default: the preset's].
+    #[arg(long)]
+    pub stack: Option<u64>,
 }
 
 const EVAL_HELP: &str = r#"Output, one JSON object per holding:

@@ -13,6 +13,9 @@ pub const BAD_INPUT: u8 = 3;
 
 /// The exit code for an error that ended a command.
 pub fn for_error(err: &anyhow::Error) -> u8 {
+    if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
+        return USAGE;
+    }
     match err.downcast_ref::<EvalError>() {
         Some(EvalError::Holding { .. }) => BAD_INPUT,
         Some(EvalError::Config(_)) => USAGE,

@@ -11,6 +11,10 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     match cmd::run(cli) {
         Ok(()) => ExitCode::from(exit_codes::SUCCESS),
         Err(err) => {

@@ -2,6 +2,7 @@
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
 pub mod eval;
+pub mod play;
 
 use crate::args::{Cli, Command};
 
@@ -12,6 +13,7 @@ use crate::args::{Cli, Command};
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
+        Command::Match(args) => play::run(args)?,
     }
     Ok(())
 }
