@@ -355,8 +355,12 @@ def settle(snap: Snapshot, stud: bool, odd_chip: str = 'rules',
                 out[winners[0]] += r
                 continue
             if stud and cands:
-                order = sorted(winners, key=lambda i: max(
-                    map(_card_key, hands[i].cards)), reverse=True)
+                # Highest card of the tied five first; when that card is the
+                # same (the shared stud community card), the next highest,
+                # and so on, as the Pitboss engine does.
+                order = sorted(winners, key=lambda i: sorted(
+                    map(_card_key, hands[i].cards), reverse=True),
+                    reverse=True)
             else:
                 order = winners  # seat order from the left of the button
             for j in range(r):

@@ -482,6 +482,9 @@ impl Run<'_> {
                     }
                 }
                 Step::Draw { player, cards } => {
+                    if let Some(r) = self.implicit_checks(hand, None) {
+                        return Some(r);
+                    }
                     let set: CardSet = cards.iter().copied().collect();
                     let seat = self.seat(player);
                     if let Some(r) = self.act(hand, i, seat, Action::Discard { cards: set }) {
@@ -495,6 +498,9 @@ impl Run<'_> {
                 Step::Bet { player, action } => {
                     self.draw_discards = [CardSet::EMPTY; MAX_SEATS];
                     let seat = self.seat(player);
+                    if let Some(r) = self.implicit_checks(hand, Some(seat)) {
+                        return Some(r);
+                    }
                     let legal = hand.legal();
                     let a = match action {
                         PhhAction::Fold { .. } => Action::Fold,
@@ -509,6 +515,9 @@ impl Run<'_> {
                 }
             }
         }
+        if let Some(r) = self.implicit_checks(hand, None) {
+            return Some(r);
+        }
         if !hand.is_over() {
             let who = hand
                 .to_act()
@@ -520,6 +529,28 @@ impl Run<'_> {
                 known: None,
             };
             return Some(self.label(r, hand.events(), None));
+        }
+        None
+    }
+
+    /// Supplies the checks PHH does not write: a decision whose only action is a check because
+    /// nobody could answer a bet (every other live player is all-in). PokerKit never asks for
+    /// it, so the file goes on with the next street; `next` is the seat of the file's next
+    /// betting action, which is applied as written when it is this seat's.
+    fn implicit_checks(&mut self, hand: &mut Hand<Feed>, next: Option<Seat>) -> Option<Rejection> {
+        while let Some(l) = hand.legal() {
+            let only_check = l.check && l.raise.is_none() && l.call.is_none() && l.discard.is_none();
+            if !only_check || next == Some(l.seat) {
+                return None;
+            }
+            self.clear_feed();
+            if let Err(e) = hand.apply(l.seat, Action::Check) {
+                return Some(Rejection {
+                    action: None,
+                    reason: format!("an implicit check failed: {e}"),
+                    known: None,
+                });
+            }
         }
         None
     }

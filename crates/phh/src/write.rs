@@ -176,7 +176,13 @@ pub fn phh_from_events(rec: &HandRecord<'_>) -> PhhHand {
             }
             Event::Check { seat } => {
                 flush(&mut buf, &mut actions);
-                actions.push(format!("p{} cc", p(seat.0)));
+                // A check nobody could answer (every other live player is all-in) is a decision
+                // PokerKit never asks for; it is not written (the reader supplies it).
+                let i = seat.index();
+                let answerable = (0..n).any(|j| j != i && !folded[j] && stack[j] > 0);
+                if answerable {
+                    actions.push(format!("p{} cc", p(seat.0)));
+                }
             }
             Event::Call { seat, amount, .. } => {
                 flush(&mut buf, &mut actions);

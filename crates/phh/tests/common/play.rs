@@ -3,7 +3,7 @@
 //! eight-handed stud hands without folds so that seventh street needs the community card.
 
 use pitboss_cards::Deck;
-use pitboss_rules::{Action, Chips, Hand, Legal, TableSetup, Variant, PRESETS};
+use pitboss_rules::{Action, Chips, Event, Hand, Legal, Structure, TableSetup, Variant, PRESETS};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -35,8 +35,10 @@ pub fn random_setup(rng: &mut ChaCha8Rng, preset: usize) -> TableSetup {
     let stacks: Vec<Chips> = (0..n)
         .map(|_| {
             let r = below(rng, 100);
+            // At least the forced bets: a short big blind or bring-in is RULES.md difference 5.
+            let forced = game.stakes.ante + game.stakes.big_blind.max(game.stakes.bring_in) + 1;
             if r < 6 {
-                1 + below(rng, unit)
+                forced + below(rng, unit)
             } else if r < 40 {
                 unit + below(rng, 6 * unit)
             } else {
@@ -52,7 +54,9 @@ pub fn random_setup(rng: &mut ChaCha8Rng, preset: usize) -> TableSetup {
 }
 
 /// A random legal action; `folds` = whether this hand lets players fold.
-pub fn random_action(legal: &Legal, rng: &mut ChaCha8Rng, folds: bool) -> Action {
+/// `raise_ok` is false in fixed limit after a short all-in raise this round: PokerKit counts it
+/// toward the cap (RULES.md difference 7), so the generator does not raise again.
+pub fn random_action(legal: &Legal, rng: &mut ChaCha8Rng, folds: bool, raise_ok: bool) -> Action {
     if let Some(hand) = legal.discard {
         let k = [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5][below(rng, 11) as usize];
         let mut cards: Vec<_> = hand.iter().collect();
@@ -68,7 +72,7 @@ pub fn random_action(legal: &Legal, rng: &mut ChaCha8Rng, folds: bool) -> Action
     if legal.bring_in.is_some() && (legal.raise.is_none() || chance(rng, 0.7)) {
         return Action::BringIn;
     }
-    if let Some(r) = legal.raise {
+    if let Some(r) = legal.raise.filter(|_| raise_ok) {
         if chance(rng, 0.28) {
             let to = match below(rng, 3) {
                 0 => r.min_to,
@@ -98,11 +102,23 @@ pub fn play(seed: u64, k: u64, preset: usize) -> Played {
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k ^ ((preset as u64) << 56));
     let setup = random_setup(&mut rng, preset);
     let table = setup.validate().expect("valid random setup");
-    let folds = !(setup.stacks.len() == 8 && chance(&mut rng, 0.5));
+    // Eight-handed stud never folds: with folded cards and a short stub on seventh street
+    // RULES.md deals a community card where PokerKit reshuffles (difference 3).
+    let folds = setup.stacks.len() < 8;
     let mut hand = Hand::start(&table, Deck::for_hand(seed ^ preset as u64, k)).expect("deal");
     while let Some(legal) = hand.legal() {
-        let a = random_action(&legal, &mut rng, folds);
+        let raise_ok = !(setup.game.structure == Structure::FixedLimit && short_all_in_this_round(&hand));
+        let a = random_action(&legal, &mut rng, folds, raise_ok);
         hand.apply(legal.seat, a).expect("a legal action applies");
     }
     Played { setup, hand }
+}
+
+/// Whether an all-in raise (possibly short) happened in the current betting round.
+fn short_all_in_this_round(hand: &Hand) -> bool {
+    hand.events()
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e, Event::Round { .. }))
+        .any(|e| matches!(e, Event::Raise { all_in: true, .. }))
 }
