@@ -48,8 +48,11 @@ pub fn parse_str(file: &str, text: &str) -> Result<Vec<ReadHand>, PhhError> {
             at,
         }]);
     }
+    // Tables come back in key order; hands numbered `[1]`, `[2]`, ... go in numeric order.
+    let mut entries: Vec<(&String, &Value)> = doc.iter().collect();
+    entries.sort_by_key(|(k, _)| (k.parse::<u64>().map_err(|_| ()), (*k).clone()));
     let mut hands = Vec::new();
-    for (key, value) in &doc {
+    for (key, value) in entries {
         let at = Location {
             file: file.to_string(),
             hand: Some(key.clone()),

@@ -1,3 +1,4 @@
+
 //! A small random-legal player for tests and the `random_hands` example: random presets, 2-6 (triple
 //! draw) or 2-8 (stud) players, short stacks so that all-ins and side pots occur, and some
 //! eight-handed stud hands without folds so that seventh street needs the community card.
