@@ -1,7 +1,7 @@
 //! The in-process bot interface. It receives exactly the messages an external bot receives on the
 //! wire, so a Rust bot can run in-process or behind the JSON-lines protocol unchanged.
 
-use crate::messages::{Action, ActRequest, HandEnd, HandStart, MatchStart};
+use crate::messages::{ActRequest, Action, HandEnd, HandStart, MatchStart};
 
 /// A bot. `act` is called only when the bot must decide; the others are notifications.
 ///

@@ -84,7 +84,7 @@ pub struct MatchStart {
     pub bank_ms: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandStart {
     /// The hand number within the match.
     pub hand: u64,
@@ -134,10 +134,14 @@ pub enum Action {
     Check,
     Call,
     /// Bet, raise or complete to a total of `to` this round.
-    Raise { to: Chips },
+    Raise {
+        to: Chips,
+    },
     BringIn,
     /// Discard these cards (empty: stand pat).
-    Discard { cards: Vec<Card> },
+    Discard {
+        cards: Vec<Card>,
+    },
 }
 
 /// One seat as everyone sees it.
@@ -224,28 +228,84 @@ pub struct MatchEnd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    Round { round: u8 },
-    Ante { seat: SeatNo, amount: Chips, all_in: bool },
+    Round {
+        round: u8,
+    },
+    Ante {
+        seat: SeatNo,
+        amount: Chips,
+        all_in: bool,
+    },
     /// `blind` is `small` or `big`.
-    Blind { seat: SeatNo, blind: Blind, amount: Chips, all_in: bool },
+    Blind {
+        seat: SeatNo,
+        blind: Blind,
+        amount: Chips,
+        all_in: bool,
+    },
     /// `card` is null when you may not see it.
-    Deal { seat: SeatNo, card: Option<Card>, up: bool },
-    Community { card: Card },
-    BringIn { seat: SeatNo, amount: Chips, all_in: bool },
-    Fold { seat: SeatNo },
-    Check { seat: SeatNo },
-    Call { seat: SeatNo, amount: Chips, all_in: bool },
-    Raise { seat: SeatNo, kind: RaiseKind, to: Chips, all_in: bool },
+    Deal {
+        seat: SeatNo,
+        card: Option<Card>,
+        up: bool,
+    },
+    Community {
+        card: Card,
+    },
+    BringIn {
+        seat: SeatNo,
+        amount: Chips,
+        all_in: bool,
+    },
+    Fold {
+        seat: SeatNo,
+    },
+    Check {
+        seat: SeatNo,
+    },
+    Call {
+        seat: SeatNo,
+        amount: Chips,
+        all_in: bool,
+    },
+    Raise {
+        seat: SeatNo,
+        kind: RaiseKind,
+        to: Chips,
+        all_in: bool,
+    },
     /// `count` is public; `cards` only for your own discards.
-    Discard { seat: SeatNo, count: u8, cards: Option<pitboss_cards::CardSet> },
-    Reshuffle { cards: u8 },
-    Return { seat: SeatNo, amount: Chips },
-    Show { seat: SeatNo, cards: pitboss_cards::CardSet },
-    Muck { seat: SeatNo },
+    Discard {
+        seat: SeatNo,
+        count: u8,
+        cards: Option<pitboss_cards::CardSet>,
+    },
+    Reshuffle {
+        cards: u8,
+    },
+    Return {
+        seat: SeatNo,
+        amount: Chips,
+    },
+    Show {
+        seat: SeatNo,
+        cards: pitboss_cards::CardSet,
+    },
+    Muck {
+        seat: SeatNo,
+    },
     /// `share` is `whole`, `high` or `low`.
-    Award { seat: SeatNo, pot: u8, share: Share, amount: Chips },
+    Award {
+        seat: SeatNo,
+        pot: u8,
+        share: Share,
+        amount: Chips,
+    },
     /// The referee acted for this seat after a fault (the penalty: check if free, else fold).
-    Penalty { seat: SeatNo, fault: FaultKind },
+    Penalty {
+        seat: SeatNo,
+        fault: FaultKind,
+    },
 }
 
 /// Why a bot's answer was not used.

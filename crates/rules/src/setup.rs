@@ -98,4 +98,21 @@ impl Table {
     pub fn stack(&self, seat: Seat) -> Chips {
         self.stacks[seat.index()]
     }
+
+    /// The same table with the button on `seat` (triple draw; stud keeps its button on the last
+    /// seat). Lets a runner move the button without validating again.
+    ///
+    /// # Panics
+    /// If `seat` is not at the table.
+    pub fn with_button(mut self, seat: Seat) -> Table {
+        assert!(
+            seat.0 < self.n,
+            "seat {seat} is not at a table of {}",
+            self.n
+        );
+        if self.game.variant == Variant::TripleDraw {
+            self.button = seat;
+        }
+        self
+    }
 }

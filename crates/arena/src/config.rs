@@ -1,0 +1,172 @@
+//! Match configuration: raw fields from flags and from a TOML match file, merged (flags win) and
+//! validated into one [`MatchConfig`]; errors name the flag or key and the bad value.
+
+use std::path::PathBuf;
+
+use pitboss_rules::{Chips, Game, Preset, Stakes, TableOptions, TableSetup};
+use serde::{Deserialize, Serialize};
+
+/// Fields as given, all optional. A TOML match file has exactly these keys.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchFile {
+    /// A preset name: 27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl, stud8-nl.
+    pub game: Option<String>,
+    /// Bot specs, one per seat (2 or more).
+    pub bots: Option<Vec<String>>,
+    pub hands: Option<u64>,
+    pub seed: Option<u64>,
+    pub duplicate: Option<bool>,
+    pub threads: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub history: Option<bool>,
+    /// Every seat's starting stack (default: the preset's).
+    pub stack: Option<Chips>,
+    /// Replaces the preset's stakes (all fields).
+    pub stakes: Option<Stakes>,
+    /// Replaces the preset's table options.
+    pub options: Option<TableOptions>,
+}
+
+impl MatchFile {
+    /// `self` with every field that `over` sets replaced.
+    pub fn overlay(self, over: MatchFile) -> MatchFile {
+        MatchFile {
+            game: over.game.or(self.game),
+            bots: over.bots.or(self.bots),
+            hands: over.hands.or(self.hands),
+            seed: over.seed.or(self.seed),
+            duplicate: over.duplicate.or(self.duplicate),
+            threads: over.threads.or(self.threads),
+            out: over.out.or(self.out),
+            history: over.history.or(self.history),
+            stack: over.stack.or(self.stack),
+            stakes: over.stakes.or(self.stakes),
+            options: over.options.or(self.options),
+        }
+    }
+}
+
+/// A validated match. Serialized as `config.toml` in the output folder, it repeats the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchConfig {
+    pub game: String,
+    pub bots: Vec<String>,
+    pub hands: u64,
+    pub seed: u64,
+    pub duplicate: bool,
+    pub threads: usize,
+    pub out: PathBuf,
+    pub history: bool,
+    pub stack: Chips,
+    pub stakes: Stakes,
+    pub options: TableOptions,
+}
+
+/// A configuration value that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {why}")]
+pub struct ConfigError {
+    /// The flag and key, e.g. `--hands / hands`.
+    pub key: &'static str,
+    pub why: String,
+}
+
+fn err(key: &'static str, why: impl Into<String>) -> ConfigError {
+    ConfigError {
+        key,
+        why: why.into(),
+    }
+}
+
+impl MatchConfig {
+    /// Validates raw fields. `default_out` is used when no output folder is given.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] naming the flag/key.
+    pub fn from_file(
+        f: MatchFile,
+        default_out: impl FnOnce(&str) -> PathBuf,
+    ) -> Result<MatchConfig, ConfigError> {
+        let game = f.game.unwrap_or_else(|| "27td-fl".to_string());
+        let preset = Preset::by_name(&game).map_err(|e| err("--game / game", e.to_string()))?;
+        let bots = f.bots.unwrap_or_default();
+        let seats = preset.game.variant.seats();
+        if !seats.contains(&bots.len()) {
+            return Err(err(
+                "--bot / bots",
+                format!(
+                    "{} bots given; {} seats {} to {} players",
+                    bots.len(),
+                    game,
+                    seats.start(),
+                    seats.end()
+                ),
+            ));
+        }
+        let hands = f.hands.unwrap_or(10_000);
+        if hands == 0 {
+            return Err(err("--hands / hands", "must be at least 1"));
+        }
+        let duplicate = f.duplicate.unwrap_or(false);
+        if duplicate && !hands.is_multiple_of(bots.len() as u64) {
+            return Err(err(
+                "--hands / hands",
+                format!(
+                    "{hands} is not a multiple of {} (duplicate mode plays every deal in each of the {} seat rotations)",
+                    bots.len(),
+                    bots.len()
+                ),
+            ));
+        }
+        let threads = f
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if threads == 0 || threads > 256 {
+            return Err(err(
+                "--threads / threads",
+                format!("{threads}: use 1 to 256"),
+            ));
+        }
+        let cfg = MatchConfig {
+            out: f.out.unwrap_or_else(|| default_out(&game)),
+            game,
+            hands,
+            seed: f.seed.unwrap_or(1),
+            duplicate,
+            threads,
+            history: f.history.unwrap_or(false),
+            stack: f.stack.unwrap_or(preset.stack),
+            stakes: f.stakes.unwrap_or(preset.game.stakes),
+            options: f.options.unwrap_or(preset.game.options),
+            bots,
+        };
+        cfg.table_setup().validate().map_err(|e| {
+            let key = match &e {
+                pitboss_rules::SetupError::Field {
+                    field: "stacks", ..
+                } => "--stack / stack",
+                _ => "stakes / options",
+            };
+            err(key, e.to_string())
+        })?;
+        Ok(cfg)
+    }
+
+    pub fn game(&self) -> Game {
+        let preset = Preset::by_name(&self.game).expect("validated");
+        Game {
+            stakes: self.stakes,
+            options: self.options,
+            ..preset.game
+        }
+    }
+
+    pub fn table_setup(&self) -> TableSetup {
+        TableSetup {
+            game: self.game(),
+            stacks: vec![self.stack; self.bots.len()],
+            button: 0,
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The arena: the referee loop that puts bots and the rules together, matches over many hands on
+//! worker threads, streaming statistics, and the files a match leaves behind.
+//!
+//! Data flow: [`MatchConfig`] → [`run_match`] → blocks of hands on threads → [`Referee::play`]
+//! (seed → deck → `rules::Hand` → `Hand::view` → [`Player`] → `Hand::apply`) → [`MatchStats`] →
+//! [`SummaryRow`]s → `summary.csv`.
+
+pub mod config;
+pub mod convert;
+pub mod output;
+pub mod player;
+pub mod referee;
+pub mod runner;
+pub mod stats;
+pub mod summary;
+
+pub use config::{ConfigError, MatchConfig, MatchFile};
+pub use player::{Fault, InProcess, Player};
+pub use referee::{Referee, SeatFault};
+pub use runner::{run_match, slot, ArenaError, BotFactory, MatchResult, Slot};
+pub use stats::{BotStats, MatchStats};
+pub use summary::SummaryRow;

@@ -1,0 +1,314 @@
+//! Matches: hands scheduled over seat rotations (and duplicate deals), played in fixed-size blocks
+//! by worker threads, merged in block order. A block's bots come fresh from the factory with seeds
+//! derived from the match seed, so the same seed gives the same hands and the same files for any
+//! number of threads.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use pitboss_cards::Deck;
+use pitboss_protocol::MatchStart;
+use pitboss_rules::{Event, Seat, Table};
+
+use crate::config::MatchConfig;
+use crate::convert;
+use crate::output::{write_atomic, AtomicFile};
+use crate::player::{Fault, Player};
+use crate::referee::Referee;
+use crate::stats::MatchStats;
+use crate::summary::{self, SummaryRow};
+
+/// Creates the players of one table.
+pub trait BotFactory: Sync {
+    /// Bot `index` of the match's list, for one block of hands, seeded with `seed`.
+    ///
+    /// # Errors
+    /// A [`Fault`] when the bot cannot be started (the caller records it and the seat forfeits).
+    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault>;
+}
+
+/// Where hand `k` of a match is played from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The deal: the deck of the hand is `Deck::for_hand(seed, deal)`.
+    pub deal: u64,
+    /// Bot `b` sits in seat `(b + rotation) % n`.
+    pub rotation: usize,
+    pub button: usize,
+}
+
+/// The schedule: without duplicate, hand `k` has its own deal, the button moves every hand and the
+/// bots rotate every `n` hands (so over `n²` hands every bot plays every position equally often);
+/// with duplicate, deal `k / n` is played in the `n` rotations in a row with the same button.
+pub fn slot(k: u64, n: usize, duplicate: bool) -> Slot {
+    let n64 = n as u64;
+    if duplicate {
+        let deal = k / n64;
+        Slot {
+            deal,
+            rotation: (k % n64) as usize,
+            button: (deal % n64) as usize,
+        }
+    } else {
+        Slot {
+            deal: k,
+            rotation: ((k / n64) % n64) as usize,
+            button: (k % n64) as usize,
+        }
+    }
+}
+
+/// SplitMix64: derives independent seeds from the match seed.
+pub fn derive_seed(seed: u64, a: u64, b: u64) -> u64 {
+    let mut z =
+        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// What a match produced.
+pub struct MatchResult {
+    pub stats: MatchStats,
+    pub rows: Vec<SummaryRow>,
+    pub hands: u64,
+    pub elapsed: Duration,
+}
+
+/// A failure to run or record a match.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("writing {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("summary.csv: {0}")]
+    Csv(#[from] csv::Error),
+}
+
+struct Block {
+    index: u64,
+    stats: MatchStats,
+    hands_csv: Vec<u8>,
+}
+
+/// Hands per block: a multiple of `n²` (so rotations and duplicate units never straddle blocks).
+pub fn block_size(n: usize) -> u64 {
+    let nn = (n * n) as u64;
+    1024_u64.div_ceil(nn) * nn
+}
+
+fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
+    move |source| ArenaError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Runs a match, writing `config.toml`, `summary.csv` and (with `history`) `hands.csv` into
+/// `cfg.out`. `progress` is called after each block with the totals so far.
+///
+/// # Errors
+/// [`ArenaError`] when the output cannot be written.
+pub fn run_match(
+    cfg: &MatchConfig,
+    factory: &dyn BotFactory,
+    progress: &mut dyn FnMut(&MatchStats, u64),
+) -> Result<MatchResult, ArenaError> {
+    let start = Instant::now();
+    std::fs::create_dir_all(&cfg.out).map_err(io(&cfg.out))?;
+    let config_path = cfg.out.join("config.toml");
+    let text = toml::to_string(cfg).expect("a config serializes");
+    write_atomic(&config_path, text.as_bytes()).map_err(io(&config_path))?;
+    let n = cfg.bots.len();
+    let table = cfg.table_setup().validate().expect("validated config");
+    let bsize = block_size(n);
+    let blocks = cfg.hands.div_ceil(bsize);
+    let next = AtomicU64::new(0);
+    let (tx, rx) = mpsc::sync_channel::<Block>(cfg.threads * 2);
+    let hands_path = cfg.out.join("hands.csv");
+    let mut hands_file = if cfg.history {
+        let mut f = AtomicFile::create(&hands_path).map_err(io(&hands_path))?;
+        f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults\n")
+            .map_err(io(&hands_path))?;
+        Some(f)
+    } else {
+        None
+    };
+    let mut total = MatchStats::new(n);
+    let mut done = 0u64;
+    std::thread::scope(|scope| -> Result<(), ArenaError> {
+        for _ in 0..cfg.threads.min(blocks as usize).max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let b = next.fetch_add(1, Ordering::Relaxed);
+                if b >= blocks {
+                    break;
+                }
+                let block = play_block(cfg, factory, &table, b, bsize);
+                if tx.send(block).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut want = 0u64;
+        for block in rx {
+            pending.insert(block.index, block);
+            while let Some(block) = pending.remove(&want) {
+                total.merge(&block.stats);
+                if let Some(f) = hands_file.as_mut() {
+                    f.write_all(&block.hands_csv).map_err(io(&hands_path))?;
+                }
+                done = ((want + 1) * bsize).min(cfg.hands);
+                progress(&total, done);
+                want += 1;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(f) = hands_file {
+        f.commit().map_err(io(&hands_path))?;
+    }
+    let unit = cfg.game().unit();
+    let per_unit = if cfg.duplicate { n as u64 } else { 1 };
+    let rows: Vec<SummaryRow> = cfg
+        .bots
+        .iter()
+        .zip(&total.bots)
+        .map(|(name, s)| SummaryRow::new(name, s, unit, per_unit))
+        .collect();
+    let mut csv_bytes = Vec::new();
+    summary::write_csv(&mut csv_bytes, &rows)?;
+    let summary_path = cfg.out.join("summary.csv");
+    write_atomic(&summary_path, &csv_bytes).map_err(io(&summary_path))?;
+    Ok(MatchResult {
+        stats: total,
+        rows,
+        hands: done,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Plays block `b`: hands `b * bsize ..` with fresh bots.
+fn play_block(
+    cfg: &MatchConfig,
+    factory: &dyn BotFactory,
+    table: &Table,
+    b: u64,
+    bsize: u64,
+) -> Block {
+    let n = cfg.bots.len();
+    let mut stats = MatchStats::new(n);
+    let mut players: Vec<Box<dyn Player>> = (0..n)
+        .map(|i| {
+            factory
+                .create(i, derive_seed(cfg.seed, b, i as u64))
+                .unwrap_or_else(|f| Box::new(Forfeited(f)))
+        })
+        .collect();
+    let start = MatchStart {
+        game: convert::game_info(&table.game().clone()),
+        hands: cfg.hands,
+        decision_ms: 0,
+        bank_ms: 0,
+    };
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Err(f) = p.match_start(&start) {
+            stats.bots[i].add_fault(f.kind);
+        }
+    }
+    let mut referee = Referee::new();
+    let mut hands_csv = Vec::new();
+    let mut unit_net = vec![0i64; n];
+    let first = b * bsize;
+    let last = ((b + 1) * bsize).min(cfg.hands);
+    for k in first..last {
+        let s = slot(k, n, cfg.duplicate);
+        let t = table.with_button(Seat(s.button as u8));
+        players.rotate_right(s.rotation);
+        let hand = referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, &mut players);
+        players.rotate_left(s.rotation);
+        let events = hand.events();
+        let showdown = events
+            .iter()
+            .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
+        for (seat, net) in hand.net() {
+            let bot = (seat.index() + n - s.rotation) % n;
+            stats.bots[bot].add_hand(seat, events, net);
+            unit_net[bot] += net;
+            if cfg.history {
+                let faults: Vec<&str> = referee
+                    .faults
+                    .iter()
+                    .filter(|f| f.seat == seat)
+                    .map(|f| f.kind.name())
+                    .collect();
+                let _ = writeln!(
+                    hands_csv,
+                    "{k},{},{},{},{},{},{net},{},{}",
+                    s.deal,
+                    s.rotation,
+                    s.button + 1,
+                    seat.index() + 1,
+                    cfg.bots[bot],
+                    u8::from(showdown),
+                    faults.join(";")
+                );
+            }
+        }
+        for f in &referee.faults {
+            let bot = (f.seat.index() + n - s.rotation) % n;
+            stats.bots[bot].add_fault(f.kind);
+        }
+        let unit_done = !cfg.duplicate || s.rotation == n - 1;
+        if unit_done {
+            for (bot, v) in unit_net.iter_mut().enumerate() {
+                stats.bots[bot].add_unit(*v);
+                *v = 0;
+            }
+        }
+    }
+    for p in players.iter_mut() {
+        p.finish();
+    }
+    Block {
+        index: b,
+        stats,
+        hands_csv,
+    }
+}
+
+/// A seat whose bot could not be started: every decision is a forfeit fault.
+struct Forfeited(Fault);
+
+impl Player for Forfeited {
+    fn match_start(&mut self, _m: &MatchStart) -> Result<(), Fault> {
+        Err(self.0.clone())
+    }
+    fn hand_start(&mut self, _h: &pitboss_protocol::HandStart) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn act(
+        &mut self,
+        _r: &pitboss_protocol::ActRequest,
+    ) -> Result<pitboss_protocol::Action, Fault> {
+        Err(Fault::new(
+            pitboss_protocol::FaultKind::Forfeit,
+            self.0.detail.clone(),
+        ))
+    }
+    fn hand_end(&mut self, _h: &pitboss_protocol::HandEnd) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn forfeited(&self) -> bool {
+        true
+    }
+}
