@@ -487,10 +487,12 @@ impl Run<'_> {
                     }
                     let set: CardSet = cards.iter().copied().collect();
                     let seat = self.seat(player);
+                    let before = self.draw_discards[seat.index()];
+                    self.draw_discards[seat.index()] = set;
                     if let Some(r) = self.act(hand, i, seat, Action::Discard { cards: set }) {
+                        self.draw_discards[seat.index()] = before;
                         return Some(r);
                     }
-                    self.draw_discards[seat.index()] = set;
                     for c in cards {
                         self.held[player].remove(c);
                     }
@@ -784,8 +786,10 @@ impl Run<'_> {
                 _ => {}
             }
         }
-        if first_round && trying.is_some_and(|t| short.is_some_and(|s| s.0 != t)) {
-            answered = true;
+        // Still on the street of the short forced bet: the level RULES.md keeps decides who
+        // owes what (PokerKit may not even ask the others to act).
+        if first_round {
+            answered = answered || trying.is_some_and(|t| short.is_some_and(|s| s.0 != t)) || short.is_some();
         }
         let (seat, amount, what, level) = short?;
         answered.then(|| {

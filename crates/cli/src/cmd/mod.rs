@@ -2,8 +2,9 @@
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
 pub mod eval;
+pub mod phh;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, PhhCommand};
 
 /// Runs the chosen subcommand.
 ///
@@ -12,6 +13,8 @@ use crate::args::{Cli, Command};
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
+        Command::Phh(PhhCommand::Verify(args)) => phh::verify(&args.files, args.expect_annotations)?,
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
     }
     Ok(())
 }
