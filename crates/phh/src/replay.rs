@@ -721,7 +721,7 @@ impl Run<'_> {
                 cap - 1,
                 r.reason
             );
-        } else if short_all_in {
+        } else if short_all_in && e.reason == Reason::CannotRaise("the betting is capped") {
             r.known = Some(7);
             r.reason = format!(
                 "known difference 7 with PokerKit 0.7.7: a short all-in raise this round does \
