@@ -3,8 +3,9 @@
 
 pub mod eval;
 pub mod play;
+pub mod phh;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, PhhCommand};
 
 /// Runs the chosen subcommand.
 ///
@@ -14,6 +15,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,
+        Command::Phh(PhhCommand::Verify(args)) => phh::verify(&args.files, args.expect_annotations)?,
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
     }
     Ok(())
 }
