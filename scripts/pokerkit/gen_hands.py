@@ -9,7 +9,9 @@ OUT/<code>.phhs with `finishing_stacks`.  Each hand also carries:
 
   _pitboss_expect      "verify" | "reject" | "settle"
   _pitboss_differences list of RULES.md "Known differences" the hand hits
-                       ("difference-1" ... "difference-7")
+                       ("difference-1" ... "difference-7" as RULES.md
+                       lists them; 8 and 9 found by the cross-check, see
+                       notes.md)
   _pitboss_finishing_stacks  (only with "settle") the stacks RULES.md gives
 
 so that `pitboss phh verify` must verify every "verify" hand, reject every
@@ -48,7 +50,7 @@ ST_ANTE, ST_BRING, ST_SMALL, ST_BIG = 5, 5, 20, 40
 # Kinds for which the Pitboss referee must refuse the hand (PokerKit allowed
 # something RULES.md does not) vs. settle it differently.
 REJECT_KINDS = {'difference-1', 'difference-2', 'difference-3',
-                'difference-5', 'difference-8'}
+                'difference-5', 'difference-8', 'difference-9'}
 SETTLE_KINDS = {'difference-4', 'difference-6'}
 
 
@@ -304,6 +306,12 @@ def play_hand(code: str, seed: int, index: int):
                 kind, amt = choose_action(state, tr, rng)
                 if kind == 'cbr' and tr.closed(i):
                     tr.kinds.add('difference-8')
+                if (kind == 'cbr' and state.can_post_bring_in()
+                        and state.stacks[i] <= ST_BRING):
+                    # PokerKit's all-in "completion" for no more than the
+                    # bring-in (a bring-in here) prices the next completion
+                    # as a raise over it (conservative: may still verify).
+                    tr.kinds.add('difference-9')
                 tr.on_action(i, kind, amt)
                 if (tr.street == 0 and tr.short_forced is not None
                         and i != tr.short_forced and kind in ('cc', 'cbr')

@@ -24,7 +24,6 @@ pub enum Command {
     Phh(PhhCommand),
 }
 
-
 const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,
 duplicate, threads, out, history, stack, [stakes], [options]); flags override the file.
 

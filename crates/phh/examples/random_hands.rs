@@ -42,7 +42,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let events = p.hand.events();
             community += events
                 .iter()
-                .any(|e| matches!(e, pitboss_rules::Event::Community { .. })) as u32;
+                .any(|e| matches!(e, pitboss_rules::Event::Community { .. }))
+                as u32;
             let rec = HandRecord {
                 game: &p.setup.game,
                 stacks: &p.setup.stacks,

@@ -54,14 +54,17 @@ pub fn cli_verify(files: &[String]) -> Report {
     }
 }
 
-/// Whether every difference gen_hands.py flagged is one of its conservative detectors (2, 5, 7):
+/// Whether every difference gen_hands.py flagged is one of its conservative detectors (2, 5, 7, 9):
 /// the situation occurred, but it need not change legality or stacks.
 fn conservative(h: &crate::PhhHand) -> bool {
     h.user_field("_pitboss_differences")
         .and_then(|v| v.as_array())
         .is_some_and(|a| {
             a.iter().all(|k| {
-                matches!(k.as_str(), Some("difference-2" | "difference-5" | "difference-7"))
+                matches!(
+                    k.as_str(),
+                    Some("difference-2" | "difference-5" | "difference-7" | "difference-9")
+                )
             })
         })
 }
@@ -148,11 +151,15 @@ pub fn cli_verify_expectations(files: &[String]) -> Report {
                     true
                 }
                 ("reject", Verdict::Verified) if conservative(&h.hand) => {
-                    *expected.entry("flagged 2/5/7 by gen_hands (conservative), verified".into()).or_default() += 1;
+                    *expected
+                        .entry("flagged 2/5/7/9 by gen_hands (conservative), verified".into())
+                        .or_default() += 1;
                     true
                 }
                 ("reject", Verdict::Rejected(rej)) if rej.known.is_some() => {
-                    *expected.entry(format!("difference-{} (rejected)", rej.known.unwrap_or(0))).or_default() += 1;
+                    *expected
+                        .entry(format!("difference-{} (rejected)", rej.known.unwrap_or(0)))
+                        .or_default() += 1;
                     true
                 }
                 ("settle", _) => {
@@ -160,10 +167,17 @@ pub fn cli_verify_expectations(files: &[String]) -> Report {
                         .hand
                         .user_field("_pitboss_finishing_stacks")
                         .and_then(|v| v.as_array())
-                        .map(|a| a.iter().filter_map(|x| x.as_integer()).map(|x| x as u64).collect());
-                    let legal = !matches!(&r.verdict, Verdict::Rejected(rej) if rej.action.is_some());
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|x| x.as_integer())
+                                .map(|x| x as u64)
+                                .collect()
+                        });
+                    let legal =
+                        !matches!(&r.verdict, Verdict::Rejected(rej) if rej.action.is_some());
                     if legal && want.is_some() && want == r.finishing_stacks {
-                        let k = known.map_or("settlement".to_string(), |k| format!("difference-{k}"));
+                        let k =
+                            known.map_or("settlement".to_string(), |k| format!("difference-{k}"));
                         *expected.entry(format!("{k} (settled)")).or_default() += 1;
                         true
                     } else {
@@ -184,13 +198,21 @@ pub fn cli_verify_expectations(files: &[String]) -> Report {
     let mut s = String::new();
     let _ = writeln!(s, "hands compared: {compared}");
     let _ = writeln!(s, "agreed (verified): {agreed}");
-    let _ = writeln!(s, "expected differences: {}", expected.values().sum::<usize>());
+    let _ = writeln!(
+        s,
+        "expected differences: {}",
+        expected.values().sum::<usize>()
+    );
     for (k, v) in &expected {
         let _ = writeln!(s, "  {k}: {v}");
     }
     let _ = writeln!(s, "disagreements: {}", problems.len());
     let mut err = String::new();
-    let limit = if std::env::var_os("PITBOSS_PHH_ALL").is_some() { usize::MAX } else { 20 };
+    let limit = if std::env::var_os("PITBOSS_PHH_ALL").is_some() {
+        usize::MAX
+    } else {
+        20
+    };
     for p in problems.iter().take(limit) {
         let _ = writeln!(err, "DISAGREEMENT: {p}");
     }

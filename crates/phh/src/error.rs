@@ -40,7 +40,9 @@ pub enum PhhError {
         field: String,
         why: String,
     },
-    #[error("{at}: unknown variant `{code}` (Pitboss reads F2L3D, P2L3D, N2L3D, F7S/8, P7S/8, N7S/8)")]
+    #[error(
+        "{at}: unknown variant `{code}` (Pitboss reads F2L3D, P2L3D, N2L3D, F7S/8, P7S/8, N7S/8)"
+    )]
     UnknownVariant { at: Location, code: String },
     #[error("{at}: action {index} `{text}`: {why}")]
     Action {

@@ -180,8 +180,7 @@ pub(crate) fn game_from_fields(h: &PhhHand) -> Result<Game, FieldProblem> {
             stakes.big_blind = b.get(1).copied().unwrap_or(0);
         }
         Variant::StudHiLo => {
-            if h
-                .blinds_or_straddles
+            if h.blinds_or_straddles
                 .as_ref()
                 .is_some_and(|b| b.iter().any(|&x| x != 0))
             {

@@ -92,7 +92,10 @@ fn chips(at: &Location, field: &str, v: &Value) -> Result<Chips, PhhError> {
         other => Err(field_err(
             at,
             field,
-            format!("expected a whole number of chips, found {}", other.type_str()),
+            format!(
+                "expected a whole number of chips, found {}",
+                other.type_str()
+            ),
         )),
     }
 }
@@ -219,17 +222,37 @@ pub enum Slot {
 /// One line of `actions`, typed. Players are 0-based PHH indices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PhhAction {
-    DealHole { player: usize, cards: Vec<Slot> },
-    DealBoard { cards: Vec<Slot> },
+    DealHole {
+        player: usize,
+        cards: Vec<Slot>,
+    },
+    DealBoard {
+        cards: Vec<Slot>,
+    },
     /// `sd` (empty = stand pat).
-    Draw { player: usize, cards: Vec<Slot> },
-    BringIn { player: usize },
-    Fold { player: usize },
-    CheckCall { player: usize },
-    RaiseTo { player: usize, to: Chips },
+    Draw {
+        player: usize,
+        cards: Vec<Slot>,
+    },
+    BringIn {
+        player: usize,
+    },
+    Fold {
+        player: usize,
+    },
+    CheckCall {
+        player: usize,
+    },
+    RaiseTo {
+        player: usize,
+        to: Chips,
+    },
     /// `sm cards` (`Some`), `sm -` (show, cards not given: `Some(vec![])` is not used),
     /// `sm` (muck: `None`).
-    Show { player: usize, cards: Option<Vec<Slot>> },
+    Show {
+        player: usize,
+        cards: Option<Vec<Slot>>,
+    },
     /// An empty action or a comment only.
     Nothing,
 }
@@ -319,6 +342,10 @@ pub fn parse_action(text: &str, n: usize) -> Result<PhhAction, String> {
             player: parse_player(p, n)?,
             cards: Some(parse_slots(cards)?),
         },
-        _ => return Err("not a PHH action Pitboss understands (d dh, d db, sd, pb, f, cc, cbr, sm)".into()),
+        _ => {
+            return Err(
+                "not a PHH action Pitboss understands (d dh, d db, sd, pb, f, cc, cbr, sm)".into(),
+            )
+        }
     })
 }

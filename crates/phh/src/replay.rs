@@ -50,7 +50,7 @@ pub struct Rejection {
     pub action: Option<ActionRef>,
     pub reason: String,
     /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as RULES.md lists them,
-    /// 8 found by the cross-check (see the README).
+    /// 8 and 9 found by the cross-check (see the README).
     pub known: Option<u8>,
 }
 
@@ -147,11 +147,7 @@ enum Step {
     Nothing,
 }
 
-fn resolve(
-    at: &Location,
-    actions: &[String],
-    n: usize,
-) -> Result<(Vec<Step>, usize), PhhError> {
+fn resolve(at: &Location, actions: &[String], n: usize) -> Result<(Vec<Step>, usize), PhhError> {
     let parsed: Vec<PhhAction> = actions
         .iter()
         .enumerate()
@@ -202,7 +198,12 @@ fn resolve(
     }
     let mut revealed: Vec<VecDeque<Card>> = last_shown
         .iter()
-        .map(|v| v.iter().copied().filter(|c| !dealt_named.contains(*c)).collect())
+        .map(|v| {
+            v.iter()
+                .copied()
+                .filter(|c| !dealt_named.contains(*c))
+                .collect()
+        })
         .collect();
     let mut pool = Card::all().filter(|c| !named.contains(*c));
     let mut stand_ins: Vec<Vec<Card>> = vec![Vec::new(); n];
@@ -513,7 +514,9 @@ impl Run<'_> {
                         // bring-in post here.
                         PhhAction::RaiseTo { to, .. }
                             if legal.is_some_and(|l| {
-                                l.raise.is_none() && l.bring_in.is_some_and(|b| hand.view(l.seat).bet(l.seat) + b == to)
+                                l.raise.is_none()
+                                    && l.bring_in
+                                        .is_some_and(|b| hand.view(l.seat).bet(l.seat) + b == to)
                             }) =>
                         {
                             Action::BringIn
@@ -552,7 +555,8 @@ impl Run<'_> {
     /// betting action, which is applied as written when it is this seat's.
     fn implicit_checks(&mut self, hand: &mut Hand<Feed>, next: Option<Seat>) -> Option<Rejection> {
         while let Some(l) = hand.legal() {
-            let only_check = l.check && l.raise.is_none() && l.call.is_none() && l.discard.is_none();
+            let only_check =
+                l.check && l.raise.is_none() && l.call.is_none() && l.discard.is_none();
             if !only_check || next == Some(l.seat) {
                 return None;
             }
@@ -667,7 +671,10 @@ impl Run<'_> {
                             "the referee deals a community card here, the file does not".into()
                         }
                         Some(Recipient::Seat(s)) => {
-                            format!("the referee deals {} a card here, the file does not", self.pname(s))
+                            format!(
+                                "the referee deals {} a card here, the file does not",
+                                self.pname(s)
+                            )
                         }
                         None => e.to_string(),
                     },
@@ -706,10 +713,33 @@ impl Run<'_> {
         }
         if let Some(text) = self.short_forced(events, refused.map(|x| x.0)) {
             r.known = Some(5);
-            r.reason = format!("known difference 5 with PokerKit 0.7.7: {text} ({})", r.reason);
+            r.reason = format!(
+                "known difference 5 with PokerKit 0.7.7: {text} ({})",
+                r.reason
+            );
             return r;
         }
         let Some((_, e)) = refused else { return r };
+        let all_in_bring_in = events
+            .iter()
+            .any(|e| matches!(e, Event::BringIn { all_in: true, .. }));
+        if all_in_bring_in
+            && matches!(e.action, Action::Raise { .. })
+            && self.game.variant == Variant::StudHiLo
+            && !events
+                .iter()
+                .any(|e| matches!(e, Event::Round { round } if *round > 0))
+        {
+            r.known = Some(9);
+            r.reason = format!(
+                "known difference 9 with PokerKit 0.7.7 (found by this cross-check, not in \
+                 RULES.md's list): a bring-in player with no more than the bring-in may \
+                 'complete' all-in in PokerKit, which then prices the next completion as a raise \
+                 over it; here that player posted the bring-in all-in ({})",
+                r.reason
+            );
+            return r;
+        }
         if matches!(e.action, Action::Raise { .. })
             && matches!(e.reason, Reason::CannotRaise(why) if why.starts_with("you already acted"))
             && self.pokerkit_full_short_raise(round_events(events))
@@ -735,7 +765,9 @@ impl Run<'_> {
             .count();
         let short_all_in = self.short_all_in_raise(this_round);
         let td_first = self.game.variant == Variant::TripleDraw
-            && !events.iter().any(|e| matches!(e, Event::Round { round } if *round > 0));
+            && !events
+                .iter()
+                .any(|e| matches!(e, Event::Round { round } if *round > 0));
         let cap = usize::from(self.game.options.cap);
         if matches!(e.reason, Reason::CannotRaise(_)) && td_first && full_raises + 1 >= cap {
             r.known = Some(1);
@@ -779,13 +811,16 @@ impl Run<'_> {
         let mut rules_inc = min_full;
         for e in round {
             match *e {
-                Event::Blind { blind: Blind::Big, .. } => level = level.max(st.big_blind),
+                Event::Blind {
+                    blind: Blind::Big, ..
+                } => level = level.max(st.big_blind),
                 Event::BringIn { .. } => level = level.max(st.bring_in),
                 Event::Raise { to, .. } => {
                     let inc = to.saturating_sub(level);
-                    let rules_full = if level == 0 || (self.game.variant == Variant::StudHiLo
-                        && r == 0
-                        && level <= st.bring_in)
+                    let rules_full = if level == 0
+                        || (self.game.variant == Variant::StudHiLo
+                            && r == 0
+                            && level <= st.bring_in)
                     {
                         true
                     } else {
@@ -863,7 +898,35 @@ impl Run<'_> {
         // Still on the street of the short forced bet: the level RULES.md keeps decides who
         // owes what (PokerKit may not even ask the others to act).
         if first_round {
-            answered = answered || trying.is_some_and(|t| short.is_some_and(|s| s.0 != t)) || short.is_some();
+            answered = answered
+                || trying.is_some_and(|t| short.is_some_and(|s| s.0 != t))
+                || short.is_some();
+        }
+        // A big blind all-in from the ante posts nothing at all: the same difference, at 0.
+        if short.is_none() && self.game.variant == Variant::TripleDraw {
+            let blind_posted = events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Blind {
+                        blind: Blind::Big,
+                        ..
+                    }
+                )
+            });
+            let ante_all_in = events.iter().find_map(|e| match *e {
+                Event::Ante {
+                    seat, all_in: true, ..
+                } => Some(seat),
+                _ => None,
+            });
+            if let (false, Some(seat)) = (blind_posted, ante_all_in) {
+                short = Some((seat, 0, "big blind", st.big_blind));
+                let called_first_round = events
+                    .iter()
+                    .take_while(|e| !matches!(e, Event::Round { round } if *round > 0))
+                    .any(|e| matches!(e, Event::Call { .. } | Event::Raise { .. }));
+                answered = first_round || called_first_round;
+            }
         }
         let (seat, amount, what, level) = short?;
         answered.then(|| {

@@ -9,13 +9,19 @@ use pitboss_rules::{Chips, Event, Share, Variant, MAX_SEATS};
 use crate::replay::{Replayed, Verdict};
 
 fn cards(set: CardSet) -> String {
-    set.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    set.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn five(cs: &[Card; 5]) -> String {
     let mut v = cs.to_vec();
     v.sort_unstable_by(|a, b| b.cmp(a));
-    v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    v.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Renders a replayed hand as text.
@@ -35,7 +41,11 @@ pub fn render(r: &Replayed) -> String {
         s,
         "== {}{} — {} {:?} {:?}",
         r.at,
-        r.phh.hand.as_ref().map(|h| format!(" (hand {h})")).unwrap_or_default(),
+        r.phh
+            .hand
+            .as_ref()
+            .map(|h| format!(" (hand {h})"))
+            .unwrap_or_default(),
         r.phh.variant,
         game.variant,
         game.structure
@@ -83,25 +93,55 @@ pub fn render(r: &Replayed) -> String {
                 let label = match game.variant {
                     Variant::TripleDraw if round == 0 => "before the first draw".to_string(),
                     Variant::TripleDraw => format!("after draw {round}"),
-                    Variant::StudHiLo => format!("{} street", ["third", "fourth", "fifth", "sixth", "seventh"][usize::from(round.min(4))]),
+                    Variant::StudHiLo => format!(
+                        "{} street",
+                        ["third", "fourth", "fifth", "sixth", "seventh"][usize::from(round.min(4))]
+                    ),
                 };
                 format!("-- betting {label} (pot {pot})")
             }
-            Event::Ante { seat, amount, all_in } => {
+            Event::Ante {
+                seat,
+                amount,
+                all_in,
+            } => {
                 pot += amount;
-                format!("{} antes {amount}{}", pn(seat.0), if all_in { " and is all-in" } else { "" })
+                format!(
+                    "{} antes {amount}{}",
+                    pn(seat.0),
+                    if all_in { " and is all-in" } else { "" }
+                )
             }
-            Event::Blind { seat, blind, amount, all_in } => {
+            Event::Blind {
+                seat,
+                blind,
+                amount,
+                all_in,
+            } => {
                 pot += amount;
                 bet[seat.index()] += amount;
-                format!("{} posts the {:?} blind {amount}{}", pn(seat.0), blind, if all_in { " and is all-in" } else { "" }).to_lowercase()
+                format!(
+                    "{} posts the {:?} blind {amount}{}",
+                    pn(seat.0),
+                    blind,
+                    if all_in { " and is all-in" } else { "" }
+                )
+                .to_lowercase()
             }
             Event::Deal { seat, card, up } => {
                 let c = card.map_or("??".to_string(), |c| c.to_string());
                 if let Some(c) = card {
                     holding[seat.index()].insert(c);
                 }
-                format!("{} is dealt {c} {}", pn(seat.0), if up { "face up" } else { "face down (only they see it)" })
+                format!(
+                    "{} is dealt {c} {}",
+                    pn(seat.0),
+                    if up {
+                        "face up"
+                    } else {
+                        "face down (only they see it)"
+                    }
+                )
             }
             Event::Community { card } => {
                 community = Some(card);
@@ -114,18 +154,41 @@ pub fn render(r: &Replayed) -> String {
             }
             Event::Fold { seat } => format!("{} folds", pn(seat.0)),
             Event::Check { seat } => format!("{} checks", pn(seat.0)),
-            Event::Call { seat, amount, all_in } => {
+            Event::Call {
+                seat,
+                amount,
+                all_in,
+            } => {
                 pot += amount;
                 bet[seat.index()] += amount;
-                format!("{} calls {amount}{} (pot {pot})", pn(seat.0), if all_in { ", all-in" } else { "" })
+                format!(
+                    "{} calls {amount}{} (pot {pot})",
+                    pn(seat.0),
+                    if all_in { ", all-in" } else { "" }
+                )
             }
-            Event::Raise { seat, kind, to, all_in } => {
+            Event::Raise {
+                seat,
+                kind,
+                to,
+                all_in,
+            } => {
                 let add = to - bet[seat.index()];
                 pot += add;
                 bet[seat.index()] = to;
-                format!("{} {:?}s to {to}{} (pot {pot})", pn(seat.0), kind, if all_in { ", all-in" } else { "" }).to_lowercase()
+                format!(
+                    "{} {:?}s to {to}{} (pot {pot})",
+                    pn(seat.0),
+                    kind,
+                    if all_in { ", all-in" } else { "" }
+                )
+                .to_lowercase()
             }
-            Event::Discard { seat, count, cards: c } => {
+            Event::Discard {
+                seat,
+                count,
+                cards: c,
+            } => {
                 if let Some(c) = c {
                     holding[seat.index()] = holding[seat.index()].difference(c);
                 }
@@ -135,7 +198,9 @@ pub fn render(r: &Replayed) -> String {
                     (k, None) => format!("{} draws {k}", pn(seat.0)),
                 }
             }
-            Event::Reshuffle { cards: k } => format!("the stub ran out: {k} mucked cards are shuffled into a new stub"),
+            Event::Reshuffle { cards: k } => {
+                format!("the stub ran out: {k} mucked cards are shuffled into a new stub")
+            }
             Event::Return { seat, amount } => {
                 pot -= amount;
                 format!("{amount} uncalled returned to {}", pn(seat.0))
@@ -147,21 +212,33 @@ pub fn render(r: &Replayed) -> String {
                 }
                 let desc = match game.variant {
                     Variant::TripleDraw => {
-                        let (v, f) = eval::deuce_to_seven_best_five(all, game.options.ace_five_straight);
+                        let (v, f) =
+                            eval::deuce_to_seven_best_five(all, game.options.ace_five_straight);
                         format!("{} ({})", five(&f), v.class())
                     }
                     Variant::StudHiLo => {
                         let (v, f) = eval::high_best_five(all);
                         let low = eval::ace_to_five_8_best_five(all)
-                            .map_or("no low".to_string(), |(lv, lf)| format!("low {} ({lv})", five(&lf)));
+                            .map_or("no low".to_string(), |(lv, lf)| {
+                                format!("low {} ({lv})", five(&lf))
+                            });
                         format!("high {} ({}), {low}", five(&f), v.class())
                     }
                 };
                 format!("{} shows {}: {desc}", pn(seat.0), cards(c))
             }
             Event::Muck { seat } => format!("{} mucks (cards stay hidden)", pn(seat.0)),
-            Event::Award { seat, pot: p, share, amount } => {
-                let which = if p == 0 { "the main pot".to_string() } else { format!("side pot {p}") };
+            Event::Award {
+                seat,
+                pot: p,
+                share,
+                amount,
+            } => {
+                let which = if p == 0 {
+                    "the main pot".to_string()
+                } else {
+                    format!("side pot {p}")
+                };
                 let all = {
                     let mut a = holding[seat.index()];
                     if let Some(x) = community {
@@ -178,7 +255,8 @@ pub fn render(r: &Replayed) -> String {
                         format!(" with {} ({})", five(&f), v.class())
                     }
                     (Variant::TripleDraw, _) if all.len() == 5 => {
-                        let (v, f) = eval::deuce_to_seven_best_five(all, game.options.ace_five_straight);
+                        let (v, f) =
+                            eval::deuce_to_seven_best_five(all, game.options.ace_five_straight);
                         format!(" with {} ({})", five(&f), v.class())
                     }
                     _ => " (everyone else folded)".to_string(),
@@ -205,7 +283,11 @@ pub fn render(r: &Replayed) -> String {
         }
     }
     if r.placeholders > 0 {
-        let _ = writeln!(s, "({} unknown cards were replayed with placeholders)", r.placeholders);
+        let _ = writeln!(
+            s,
+            "({} unknown cards were replayed with placeholders)",
+            r.placeholders
+        );
     }
     s
 }

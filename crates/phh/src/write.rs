@@ -91,11 +91,11 @@ pub fn phh_from_events(rec: &HandRecord<'_>) -> PhhHand {
     // PokerKit's early showdown: after a betting round, more than one player is live and at
     // most one of them has chips behind.
     let early_showdown = |actions: &mut Vec<String>,
-                              all_in_showdown: &mut bool,
-                              down_since: &mut [bool; MAX_SEATS],
-                              stack: &[Chips; MAX_SEATS],
-                              folded: &[bool; MAX_SEATS],
-                              held: &[Vec<Card>; MAX_SEATS]| {
+                          all_in_showdown: &mut bool,
+                          down_since: &mut [bool; MAX_SEATS],
+                          stack: &[Chips; MAX_SEATS],
+                          folded: &[bool; MAX_SEATS],
+                          held: &[Vec<Card>; MAX_SEATS]| {
         if !stud || *all_in_showdown {
             return;
         }

@@ -59,7 +59,8 @@ fn known_differences_are_named() {
         assert_eq!(r.known, Some(k), "{file}: {r}");
         assert!(r.action.is_some(), "{file}: {r}");
         assert!(
-            r.reason.starts_with(&format!("known difference {k} with PokerKit 0.7.7:")),
+            r.reason
+                .starts_with(&format!("known difference {k} with PokerKit 0.7.7:")),
             "{file}: {r}"
         );
     }

@@ -23,7 +23,10 @@ fn broken_toml_is_a_toml_error() {
 #[test]
 fn unknown_variant_is_named() {
     let e = replay_text(&GOOD.replace("'F2L3D'", "'NT'")).unwrap_err();
-    assert!(matches!(e, PhhError::UnknownVariant { ref code, .. } if code == "NT"), "{e}");
+    assert!(
+        matches!(e, PhhError::UnknownVariant { ref code, .. } if code == "NT"),
+        "{e}"
+    );
     assert!(e.to_string().contains("unknown variant `NT`"), "{e}");
 }
 
@@ -31,7 +34,12 @@ fn unknown_variant_is_named() {
 fn a_bad_card_names_the_action() {
     let e = replay_text(&GOOD.replace("'d dh p2 8hKcJd4s9d'", "'d dh p2 8hKcJd4s1d'")).unwrap_err();
     match e {
-        PhhError::Action { index, ref text, ref why, .. } => {
+        PhhError::Action {
+            index,
+            ref text,
+            ref why,
+            ..
+        } => {
             assert_eq!(index, 2);
             assert_eq!(text, "d dh p2 8hKcJd4s1d");
             assert!(why.contains("`1d` is not a card"), "{why}");
@@ -46,7 +54,11 @@ fn missing_and_mistyped_fields_are_named() {
     assert!(e.to_string().contains("small_bet"), "{e}");
     let e = replay_text(&GOOD.replace("antes = [2, 2, 2]", "antes = 'two'")).unwrap_err();
     assert!(e.to_string().contains("`antes`"), "{e}");
-    let e = replay_text(&GOOD.replace("starting_stacks = [34, 12, 280]", "starting_stacks = [34, -12, 280]")).unwrap_err();
+    let e = replay_text(&GOOD.replace(
+        "starting_stacks = [34, 12, 280]",
+        "starting_stacks = [34, -12, 280]",
+    ))
+    .unwrap_err();
     assert!(e.to_string().contains("negative"), "{e}");
     let e = replay_text(&GOOD.replace("'p1 f'", "'p9 f'")).unwrap_err();
     assert!(e.to_string().contains("no player p9"), "{e}");
@@ -81,7 +93,9 @@ fn mutated_files_never_panic() {
                 _ => b.insert(i, alphabet[(next() % alphabet.len() as u64) as usize]),
             }
         }
-        let Ok(text) = String::from_utf8(b) else { continue };
+        let Ok(text) = String::from_utf8(b) else {
+            continue;
+        };
         match replay_text(&text) {
             Ok(pitboss_phh::Verdict::Verified) => outcomes[0] += 1,
             Ok(_) => outcomes[1] += 1,

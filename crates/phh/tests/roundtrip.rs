@@ -9,7 +9,9 @@ use pitboss_phh::{parse_str, phh_from_events, replay, to_toml, HandRecord, PhhsW
 use pitboss_rules::{Event, PRESETS};
 
 fn record(p: &common::play::Played, k: u64) -> pitboss_phh::PhhHand {
-    let names: Vec<String> = (0..p.setup.stacks.len()).map(|i| format!("bot-{i}")).collect();
+    let names: Vec<String> = (0..p.setup.stacks.len())
+        .map(|i| format!("bot-{i}"))
+        .collect();
     phh_from_events(&HandRecord {
         game: &p.setup.game,
         stacks: &p.setup.stacks,
@@ -44,8 +46,16 @@ fn random_hands_round_trip_with_identical_events_and_stacks() {
             assert_eq!(r.finishing_stacks.as_ref(), Some(&want));
             assert_eq!(phh.finishing_stacks.as_ref(), Some(&want));
             assert_eq!(r.events, p.hand.events(), "event record differs\n{text}");
-            community += p.hand.events().iter().any(|e| matches!(e, Event::Community { .. })) as u32;
-            side_pots += p.hand.events().iter().any(|e| matches!(e, Event::Award { pot: 1.., .. })) as u32;
+            community += p
+                .hand
+                .events()
+                .iter()
+                .any(|e| matches!(e, Event::Community { .. })) as u32;
+            side_pots +=
+                p.hand
+                    .events()
+                    .iter()
+                    .any(|e| matches!(e, Event::Award { pot: 1.., .. })) as u32;
         }
     }
     // The generator reaches the interesting situations.

@@ -2,8 +2,8 @@
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
 pub mod eval;
-pub mod play;
 pub mod phh;
+pub mod play;
 
 use crate::args::{Cli, Command, PhhCommand};
 
@@ -15,7 +15,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,
-        Command::Phh(PhhCommand::Verify(args)) => phh::verify(&args.files, args.expect_annotations)?,
+        Command::Phh(PhhCommand::Verify(args)) => {
+            phh::verify(&args.files, args.expect_annotations)?
+        }
         Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
     }
     Ok(())

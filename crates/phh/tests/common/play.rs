@@ -1,4 +1,3 @@
-
 //! A small random-legal player for tests and the `random_hands` example: random presets, 2-6 (triple
 //! draw) or 2-8 (stud) players, short stacks so that all-ins and side pots occur, and some
 //! eight-handed stud hands without folds so that seventh street needs the community card.
@@ -100,7 +99,9 @@ pub fn random_action(legal: &Legal, rng: &mut ChaCha8Rng, folds: bool, raise_ok:
 
 /// Plays hand `k` of a run with `seed` in preset `preset` to the end.
 pub fn play(seed: u64, k: u64, preset: usize) -> Played {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k ^ ((preset as u64) << 56));
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k ^ ((preset as u64) << 56),
+    );
     let setup = random_setup(&mut rng, preset);
     let table = setup.validate().expect("valid random setup");
     // Eight-handed stud never folds: with folded cards and a short stub on seventh street
@@ -108,7 +109,8 @@ pub fn play(seed: u64, k: u64, preset: usize) -> Played {
     let folds = setup.stacks.len() < 8;
     let mut hand = Hand::start(&table, Deck::for_hand(seed ^ preset as u64, k)).expect("deal");
     while let Some(legal) = hand.legal() {
-        let raise_ok = !(setup.game.structure == Structure::FixedLimit && short_all_in_this_round(&hand));
+        let raise_ok =
+            !(setup.game.structure == Structure::FixedLimit && short_all_in_this_round(&hand));
         let a = random_action(&legal, &mut rng, folds, raise_ok);
         hand.apply(legal.seat, a).expect("a legal action applies");
     }
