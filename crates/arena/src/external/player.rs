@@ -9,7 +9,7 @@
 //! hands depends on thread timing, so results with external bots are reproducible only with one
 //! thread.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -89,7 +89,6 @@ impl Shared {
             .map(|d| d.join(format!("{}-{}.txt", self.label, k + 1)));
         let s = Session::start(&l)?;
         if let Ok(mut r) = self.report.lock() {
-            r.spawns = k + 1;
             r.name.clone_from(&s.name);
             r.games.clone_from(&s.games);
         }
@@ -108,6 +107,7 @@ impl Shared {
     pub fn report(&self) -> Report {
         let mut r = self.report.lock().map(|r| r.clone()).unwrap_or_default();
         r.restarts = self.restarts.load(Ordering::Relaxed);
+        r.spawns = self.spawns.load(Ordering::Relaxed);
         r.forfeited = self.forfeited.load(Ordering::Relaxed);
         r
     }
@@ -378,6 +378,39 @@ impl Drop for ExternalPlayer {
     }
 }
 
+/// The folder above a program's `bin/` (its installation, e.g. a Python prefix).
+fn install_prefix(exe: &Path) -> Option<PathBuf> {
+    let real = exe.canonicalize().ok()?;
+    let bin = real.parent()?;
+    if bin.file_name()? != "bin" {
+        return None;
+    }
+    let prefix = bin.parent()?;
+    (prefix != Path::new("/") && prefix != Path::new("/usr")).then(|| prefix.to_path_buf())
+}
+
+/// For a Python interpreter: its real executable (not a shim) and its prefixes.
+fn python_install(prog: &str, dir: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let name = Path::new(prog).file_name()?.to_str()?;
+    if !name.starts_with("python") {
+        return None;
+    }
+    let out = std::process::Command::new(prog)
+        .current_dir(dir)
+        .args([
+            "-c",
+            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let mut lines = text.lines().map(PathBuf::from);
+    let exe = lines.next().filter(|p| p.is_absolute())?;
+    Some((exe, lines.filter(|p| p.is_absolute()).collect()))
+}
+
 enum Entry {
     Builtin(String),
     External(Arc<Shared>),
@@ -452,23 +485,36 @@ impl ExternalFactory {
                         Some(logs.join(format!("{label}.log"))),
                         LOG_CAP,
                     )));
+                    let mut command = e.command.clone();
+                    let mut prefixes = Vec::new();
+                    if opts.sandbox {
+                        // An interpreter behind a shim (pyenv) needs its real path and prefix.
+                        if let Some((exe, p)) = python_install(&command[0], &e.dir) {
+                            command[0] = exe.display().to_string();
+                            prefixes = p;
+                        }
+                    }
                     let sandbox_paths = scratch.as_ref().map(|sc| {
-                        let mut read = Vec::new();
+                        let mut read = prefixes.clone();
                         if e.manifest.is_some() {
                             read.push(e.dir.clone());
                         }
-                        read.extend(resolve_program(&e.command[0], &e.dir));
+                        if let Some(exe) = resolve_program(&command[0], &e.dir) {
+                            read.extend(install_prefix(&exe));
+                            read.push(exe);
+                        }
                         for a in &e.command[1..] {
                             let p = e.dir.join(a);
-                            if e.manifest.is_none() && p.exists() && !p.is_dir() {
-                                read.push(p);
+                            if e.manifest.is_none() && p.is_file() {
+                                // An exec: script may read its own folder (its helper modules).
+                                read.extend(p.parent().map(Path::to_path_buf));
                             }
                         }
                         read.extend(e.read.iter().cloned());
                         (read, sc.clone())
                     });
                     let launch = Launch {
-                        command: e.command.clone(),
+                        command,
                         dir: e.dir.clone(),
                         memory_mb: lim.memory_mb,
                         cpu_seconds: lim.cpu_seconds,
