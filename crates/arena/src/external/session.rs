@@ -173,7 +173,12 @@ struct Io {
     freeze_idle: bool,
     frozen: bool,
     stderr_task: Option<tokio::task::JoinHandle<()>>,
+    /// Notifications not yet written: they go out with the next request, in one write.
+    pending: Vec<u8>,
 }
+
+/// Notifications are held back until the next request or this many bytes.
+const COALESCE: usize = 32 * 1024;
 
 /// What came back.
 enum Got {
@@ -235,18 +240,23 @@ impl Io {
     ) -> Result<Option<(FromBot, Duration)>, Fault> {
         let start = Instant::now();
         let deadline = tokio::time::Instant::now() + budget;
+        self.record('>', msg);
+        self.pending.extend_from_slice(msg);
+        if expect.is_none() && self.pending.len() < COALESCE {
+            return Ok(None);
+        }
         if self.frozen {
             self.signal(libc::SIGCONT);
             self.frozen = false;
         }
-        self.record('>', msg);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crash_fault("input already closed"));
         };
         let wrote = tokio::select! {
-            r = stdin.write_all(msg) => Some(r),
+            r = stdin.write_all(&self.pending) => Some(r),
             _ = tokio::time::sleep_until(deadline) => None,
         };
+        self.pending.clear();
         match wrote {
             Some(Ok(())) => {}
             Some(Err(_)) => {
@@ -381,7 +391,10 @@ impl Io {
             self.frozen = false;
         }
         if let (Some(msg), Some(stdin)) = (goodbye, self.stdin.as_mut()) {
-            let _ = tokio::time::timeout(Duration::from_millis(100), stdin.write_all(msg)).await;
+            self.pending.extend_from_slice(msg);
+            let _ =
+                tokio::time::timeout(Duration::from_millis(100), stdin.write_all(&self.pending))
+                    .await;
             self.record('>', msg);
         }
         self.stdin = None;
@@ -573,6 +586,7 @@ impl Session {
                 freeze_idle: l.freeze_idle,
                 frozen: false,
                 stderr_task: Some(stderr_task),
+                pending: Vec::with_capacity(COALESCE),
             },
             seq: 0,
             name: String::new(),
