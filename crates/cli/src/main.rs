@@ -1,1 +1,28 @@
-fn main() {}
+//! The `pitboss` binary: parse arguments, validate them into a config, run the subcommand, and
+//! turn the outcome into a named exit code. Everything else lives in `cmd/` and the library crates.
+
+mod args;
+mod cmd;
+mod exit_codes;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::from(exit_codes::SUCCESS),
+        Err(err) => {
+            let code = exit_codes::for_error(&err);
+            if code != exit_codes::SUCCESS {
+                eprintln!("pitboss: error: {err:#}");
+            }
+            ExitCode::from(code)
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::tables::tables;
 use crate::{Card, CardSet, Rank, Suit};
 
 /// The category of a high hand, weakest first.
@@ -34,18 +35,21 @@ impl HighClass {
         }
     }
 
+    /// Every class, weakest first (the index is the class's discriminant).
+    pub const ALL: [HighClass; 9] = [
+        HighClass::HighCard,
+        HighClass::Pair,
+        HighClass::TwoPair,
+        HighClass::Trips,
+        HighClass::Straight,
+        HighClass::Flush,
+        HighClass::FullHouse,
+        HighClass::Quads,
+        HighClass::StraightFlush,
+    ];
+
     const fn from_index(i: u32) -> HighClass {
-        [
-            HighClass::HighCard,
-            HighClass::Pair,
-            HighClass::TwoPair,
-            HighClass::Trips,
-            HighClass::Straight,
-            HighClass::Flush,
-            HighClass::FullHouse,
-            HighClass::Quads,
-            HighClass::StraightFlush,
-        ][i as usize]
+        HighClass::ALL[i as usize]
     }
 }
 
@@ -118,12 +122,46 @@ fn top_ranks(mut mask: u16, n: usize, out: &mut [u8; 5], from: usize) {
     }
 }
 
-/// Evaluates the best high hand of 5 to 7 cards (fewer work too, as a partial hand).
-pub fn high(cards: CardSet) -> HighValue {
-    high_with(cards, true)
+/// Per-suit card counts of a 64-bit card mask, one count in the low byte of each 16-bit lane
+/// (a SWAR population count, since the baseline x86-64 target has no `popcnt`).
+#[inline]
+const fn lane_counts(b: u64) -> u64 {
+    let mut x = b - ((b >> 1) & 0x5555_5555_5555_5555);
+    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    x = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    (x + (x >> 8)) & 0x00ff_00ff_00ff_00ff
 }
 
-pub(crate) fn high_with(cards: CardSet, wheel: bool) -> HighValue {
+/// Evaluates the best high hand of 5 to 7 cards. Fewer cards work too, as a partial hand (stud up
+/// cards), on a slower path; such values compare correctly among partial hands of the same size.
+///
+/// The fast path is a SWAR flush test and either one flush-table lookup or four per-suit lookups
+/// plus a perfect hash of the rank multiset (see `tables.rs`); it does not allocate.
+#[inline]
+pub fn high(cards: CardSet) -> HighValue {
+    let b = cards.bits();
+    let x = lane_counts(b);
+    let total = x.wrapping_mul(0x0001_0001_0001_0001) >> 48;
+    if !(5..=7).contains(&total) {
+        return HighValue(packed_high(cards, true));
+    }
+    let t = tables();
+    // A lane holding 5+ cards reaches 8 when 3 is added: bit 3 of that lane marks the flush suit.
+    let flush = (x + 0x0003_0003_0003_0003) & 0x0008_0008_0008_0008;
+    if flush != 0 {
+        let lane = flush.trailing_zeros() - 3;
+        return HighValue(t.flush[(b >> lane & 0x1fff) as usize]);
+    }
+    HighValue(t.by_key(t.key(b)))
+}
+
+/// The slow, straightforward evaluator behind the tables (and partial hands): the packed value
+/// `class << 20 | rank nibbles`; `wheel` lets A-2-3-4-5 count as a straight.
+pub(crate) fn packed_high(cards: CardSet, wheel: bool) -> u32 {
+    high_with(cards, wheel).0
+}
+
+fn high_with(cards: CardSet, wheel: bool) -> HighValue {
     for suit in Suit::ALL {
         let sm = cards.suit_ranks(suit);
         if sm.count_ones() >= 5 {

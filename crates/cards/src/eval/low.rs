@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::high::{five_for, high_with, HighClass, HighValue};
+use super::high::{five_for, HighClass, HighValue};
+use super::tables::tables;
 use crate::{Card, CardSet, Rank, Suit};
 
 /// A deuce-to-seven low: the inverse of the hand's high value with aces always high, so that
@@ -25,12 +26,39 @@ impl DeuceSevenValue {
     }
 }
 
+/// Packed high values of A-2-3-4-5 under the two readings of RULES.md: as the five-high straight
+/// (and straight flush) the tables hold, and as ace-high no-pair hands.
+const WHEEL_STRAIGHT: u32 = (HighClass::Straight as u32) << 20 | (Rank::Five as u32) << 16;
+const WHEEL_STRAIGHT_FLUSH: u32 =
+    (HighClass::StraightFlush as u32) << 20 | (Rank::Five as u32) << 16;
+const NUT_ACE: u32 = (HighClass::HighCard as u32) << 20 | 0xc_3210;
+const NUT_ACE_FLUSH: u32 = (HighClass::Flush as u32) << 20 | 0xc_3210;
+
 /// Evaluates exactly five cards as a deuce-to-seven low. With `ace_five_straight`, A-2-3-4-5 is a
 /// five-high straight (table option); by default it is an ace-high no-pair hand.
+///
+/// The fast path: a flush is five cards in the lowest occupied suit lane; otherwise the rank
+/// multiset goes through the high evaluator's perfect hash. The only hand the two table options
+/// disagree on is A-2-3-4-5, patched after the lookup.
+#[inline]
 pub fn deuce_to_seven(cards: CardSet, ace_five_straight: bool) -> DeuceSevenValue {
     debug_assert_eq!(cards.len(), 5);
-    let hv = high_with(cards, ace_five_straight);
-    DeuceSevenValue(HIGH_SPACE - 1 - hv.get())
+    let t = tables();
+    let b = cards.bits();
+    let lane = b.trailing_zeros() & 48;
+    let mut hv = if b >> lane <= 0x1fff {
+        t.flush[(b >> lane) as usize]
+    } else {
+        t.by_key(t.key(b))
+    };
+    if !ace_five_straight {
+        if hv == WHEEL_STRAIGHT {
+            hv = NUT_ACE;
+        } else if hv == WHEEL_STRAIGHT_FLUSH {
+            hv = NUT_ACE_FLUSH;
+        }
+    }
+    DeuceSevenValue(HIGH_SPACE - 1 - hv)
 }
 
 /// An ace-to-five eight-or-better low: `255 - mask` of the five ranks used (ace = bit 0, deuce =
@@ -97,16 +125,14 @@ fn low_mask(cards: CardSet) -> u8 {
     (((m << 1) & 0xfe) | (m >> 12 & 1)) as u8
 }
 
-/// Evaluates the best qualifying ace-to-five low of 5 to 7 cards; `None` if there is none.
+/// Evaluates the best qualifying ace-to-five low of 5 to 7 cards; `None` if there is none. One
+/// lookup in a 256-entry table by the mask of ranks eight or lower.
+#[inline]
 pub fn ace_to_five_8(cards: CardSet) -> Option<AceFiveValue> {
-    let mut m = low_mask(cards);
-    if m.count_ones() < 5 {
-        return None;
+    match tables().a5[usize::from(low_mask(cards))] {
+        0 => None,
+        v => Some(AceFiveValue(v)),
     }
-    while m.count_ones() > 5 {
-        m &= !(1 << (7 - m.leading_zeros()));
-    }
-    Some(AceFiveValue(255 - m))
 }
 
 /// As [`ace_to_five_8`], also naming the five cards used (highest suit where a rank repeats).
@@ -129,11 +155,9 @@ pub fn deuce_to_seven_best_five(
     cards: CardSet,
     ace_five_straight: bool,
 ) -> (DeuceSevenValue, [Card; 5]) {
-    let hv = high_with(cards, ace_five_straight);
-    (
-        DeuceSevenValue(HIGH_SPACE - 1 - hv.get()),
-        five_for(cards, hv, ace_five_straight),
-    )
+    let v = deuce_to_seven(cards, ace_five_straight);
+    let hv = HighValue(HIGH_SPACE - 1 - v.0);
+    (v, five_for(cards, hv, ace_five_straight))
 }
 
 #[cfg(test)]

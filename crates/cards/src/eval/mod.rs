@@ -6,9 +6,16 @@
 //!   `ace_five_straight` makes A-2-3-4-5 a (bad) five-high straight (RULES.md, "Hand rankings").
 //! - [`ace_to_five_8`]: best five distinct ranks 8 or lower, ace low, from 5 to 7 cards; `None`
 //!   when no low qualifies.
+//!
+//! Why tables: the arena evaluates every showdown of millions of hands, so each evaluator is a few
+//! lookups in tables that `tables.rs` generates on first use from the slow, readable evaluator in
+//! `high.rs` (never committed as blobs). The `*_best_five` functions are slower; use them for
+//! display and odd-chip decisions only. `tests/evaluators.rs` checks all of it against an
+//! independent reference, exhaustively over five-card hands.
 
 mod high;
 mod low;
+mod tables;
 
 pub use high::{high, high_best_five, HighClass, HighValue};
 pub use low::{

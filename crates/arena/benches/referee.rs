@@ -1,0 +1,42 @@
+//! Hands per second of whole matches (referee + in-process bots + statistics), heads-up 2-7 TD
+//! fixed limit, random vs random, on 1 and 2 threads:
+//! `cargo bench -p pitboss-arena --bench referee`.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use pitboss_arena::{run_match, MatchConfig, MatchFile};
+
+fn main() {
+    let hands: u64 = std::env::var("HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000_000);
+    let game = std::env::var("GAME").unwrap_or_else(|_| "27td-fl".into());
+    for threads in [1, 2] {
+        let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
+        let cfg = MatchConfig::from_file(
+            MatchFile {
+                game: Some(game.clone()),
+                bots: Some(vec!["random".into(), "random".into()]),
+                hands: Some(hands),
+                threads: Some(threads),
+                out: Some(out.clone()),
+                ..MatchFile::default()
+            },
+            |_| unreachable!(),
+        )
+        .expect("config");
+        let r = run_match(
+            &cfg,
+            &common::Factory(vec!["random", "random"]),
+            &mut |_, _| {},
+        )
+        .expect("match");
+        println!(
+            "{game} heads-up random vs random, {threads} thread(s): {:>10.0} hands/s",
+            r.hands as f64 / r.elapsed.as_secs_f64()
+        );
+        let _ = std::fs::remove_dir_all(out);
+    }
+}

@@ -1,0 +1,116 @@
+//! Raw command-line arguments (clap derive). These structs do no I/O and no cross-flag checks;
+//! each command turns its arguments into a validated config (`cmd::*::Config::from_args`).
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Pitboss: a poker bot arena for Deuce-to-Seven Triple Draw and Seven Card Stud Hi/Lo.
+#[derive(Debug, Parser)]
+#[command(name = "pitboss", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Evaluate poker holdings: one holding per line in, one JSON object per line out.
+    #[command(after_long_help = EVAL_HELP, after_help = EVAL_HELP)]
+    Eval(EvalArgs),
+    /// Play a match between bots and write statistics (summary.csv) to an output folder.
+    #[command(after_long_help = MATCH_HELP, after_help = MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,
+duplicate, threads, out, history, stack, [stakes], [options]); flags override the file.
+
+Examples:
+  pitboss match --game 27td-fl --bot lowball --bot random --hands 1000000
+  pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
+  pitboss match match.toml --threads 2 --out results/my-run --history
+
+Bots: random, call, raise, lowball, hilo (see bots/README.md).
+Output folder (default results/<timestamp>-<game>/): summary.csv, config.toml, and with --history
+hands.csv. Progress goes to stderr when it is a terminal; RUST_LOG=debug shows the referee's logs."#;
+
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// A TOML match file; its keys are the long flag names.
+    #[arg(value_name = "MATCH.toml")]
+    pub file: Option<std::path::PathBuf>,
+    /// Game preset: 27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl, stud8-nl [default: 27td-fl].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// A bot per seat, in seat order (repeat the flag; 2 or more).
+    #[arg(long = "bot", value_name = "BOT")]
+    pub bots: Vec<String>,
+    /// Hands to play [default: 10000].
+    #[arg(long)]
+    pub hands: Option<u64>,
+    /// The match seed: the same seed gives the same hands and files [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Replay every deal in every seat rotation and compute statistics over duplicate units.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: results/<timestamp>-<game>].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Also write every hand: hands.csv (one row per hand and seat).
+    #[arg(long)]
+    pub history: bool,
+    /// Every seat's starting stack in chips [default: the preset's].
+    #[arg(long)]
+    pub stack: Option<u64>,
+}
+
+const EVAL_HELP: &str = r#"Output, one JSON object per holding:
+  {"cards":"2c 3d 4h 5s 7c","best":"7c 5s 4h 3d 2c","class":"high card","value":16436719}
+`value` orders holdings under the rule: larger is better, equal is a tie (values of different
+rules or options are not comparable). For ace-to-five-8 a holding without a qualifying low gives
+"best":null, "class":"no qualifying low", "value":null.
+
+Input: cards as rank (2-9 T J Q K A) and suit (c d h s), with or without spaces or commas
+(`2c3d4h5s7c`, `2c 3d 4h 5s 7c`). Blank lines are skipped (they still count for line numbers).
+high and ace-to-five-8 take 5 to 7 cards, deuce-to-seven exactly 5. The first bad holding (unknown
+card, duplicate card, wrong count) stops the run with a message naming its line, after the lines
+before it are printed; the exit code is then 3.
+
+Examples:
+  echo 2c3d4h5s7c | pitboss eval --rule deuce-to-seven
+  pitboss eval --rule high 'As Ks Qs Js Ts 2c 2d' '9c 9d 9h 2s 2c'
+  pitboss eval --rule ace-to-five-8 'Ac 2d 3h 4s 5c Kd Kh'
+  pitboss eval --rule deuce-to-seven --ace-five-straight Ac2d3h4s5c
+  pitboss eval --rule high < holdings.txt > values.jsonl
+
+Exit codes: 0 success, 1 failure (I/O), 2 bad usage, 3 bad holding."#;
+
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// The ranking to apply.
+    #[arg(long, value_enum)]
+    pub rule: RuleArg,
+
+    /// Deuce-to-seven table option: A-2-3-4-5 is a five-high straight (default: an ace-high
+    /// no-pair hand, as RULES.md chooses).
+    #[arg(long)]
+    pub ace_five_straight: bool,
+
+    /// Holdings to evaluate; when none are given, holdings are read from stdin, one per line.
+    #[arg(value_name = "HOLDING")]
+    pub holdings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RuleArg {
+    /// Best five of 5 to 7 cards, ace high (and low in A-2-3-4-5): the stud high half.
+    High,
+    /// Exactly 5 cards, the worst high hand wins, aces high: triple draw.
+    DeuceToSeven,
+    /// Best five distinct ranks 8 or lower from 5 to 7 cards, ace low: the stud low half.
+    #[value(name = "ace-to-five-8")]
+    AceToFive8,
+}

@@ -1,0 +1,25 @@
+//! The exit codes of `pitboss`, named so that scripts and tests can rely on them.
+
+use crate::cmd::eval::EvalError;
+
+/// Everything went well (also: the reader of our output went away, e.g. `pitboss eval | head`).
+pub const SUCCESS: u8 = 0;
+/// An unexpected failure (I/O error, internal error).
+pub const FAILURE: u8 = 1;
+/// Bad command-line usage (clap reports these itself, with this code).
+pub const USAGE: u8 = 2;
+/// Bad input data: a holding with an unknown or duplicate card or the wrong number of cards.
+pub const BAD_INPUT: u8 = 3;
+
+/// The exit code for an error that ended a command.
+pub fn for_error(err: &anyhow::Error) -> u8 {
+    if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
+        return USAGE;
+    }
+    match err.downcast_ref::<EvalError>() {
+        Some(EvalError::Holding { .. }) => BAD_INPUT,
+        Some(EvalError::Config(_)) => USAGE,
+        Some(EvalError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
+        _ => FAILURE,
+    }
+}
