@@ -405,7 +405,8 @@ fn spy_never_receives_a_hidden_card() {
         for k in 0..300u64 {
             let t = table.clone().with_button(Seat((k % 2) as u8));
             let spy_seat = Seat(0);
-            let hand = referee.play(&t, Deck::for_hand(11, k), k, &mut players);
+            referee.play(&t, Deck::for_hand(11, k), k, &mut players);
+            let hand = referee.hand();
             let mut may = Vec::<Card>::new();
             let mut hidden = Vec::<Card>::new();
             for e in hand.events() {

@@ -8,12 +8,14 @@
 //! * [`player`]: the [`Player`](crate::Player) over a session, with time bank, restarts and
 //!   forfeit, and the [`BotFactory`](crate::BotFactory) for all spec kinds.
 
+pub mod check;
 pub mod lines;
 pub mod player;
 pub mod sandbox;
 pub mod session;
 pub mod spec;
 
+pub use check::{check, CheckOptions, CheckReport};
 pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
 pub use session::{become_subreaper, kill_all, live_groups};
 pub use spec::{BotSpec, ExternalSpec, Limits, SpecError};

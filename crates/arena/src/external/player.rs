@@ -41,6 +41,24 @@ pub struct ExternalOptions {
     pub out: PathBuf,
 }
 
+impl ExternalOptions {
+    /// The external-bot settings of a match.
+    pub fn from_config(cfg: &crate::MatchConfig) -> ExternalOptions {
+        ExternalOptions {
+            limits: Limits {
+                decision_ms: cfg.decision_ms,
+                bank_ms: cfg.bank_ms,
+                restarts: cfg.restarts,
+                ..Limits::default()
+            },
+            sandbox: cfg.sandbox,
+            freeze_idle: cfg.freeze_idle,
+            transcript: cfg.transcript,
+            out: cfg.out.clone(),
+        }
+    }
+}
+
 /// Stderr kept per bot in its log file.
 pub const LOG_CAP: u64 = 1 << 20;
 

@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches. Each command validates its arguments into a
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
+pub mod check;
 pub mod eval;
 pub mod play;
 
@@ -14,6 +15,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,
+        Command::Check(args) => check::run(args)?,
     }
     Ok(())
 }
