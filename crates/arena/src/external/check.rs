@@ -99,6 +99,7 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
         match (r, report) {
             (Err(fault), _) => {
                 rep.problem(format!("handshake: {}", fault.detail));
+                verdict(&mut rep, co);
                 return Ok(rep);
             }
             (Ok(()), Some(r)) => Some(r),
@@ -137,6 +138,11 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
     for game in games {
         play_game(&game, &parsed, builtin, co, &mut rep)?;
     }
+    verdict(&mut rep, co);
+    Ok(rep)
+}
+
+fn verdict(rep: &mut CheckReport, co: &CheckOptions) {
     if rep.fit() {
         rep.say("verdict: FIT for a tournament");
     } else {
@@ -146,7 +152,6 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
             co.external.out.display()
         ));
     }
-    Ok(rep)
 }
 
 fn dummy_start() -> MatchStart {

@@ -215,6 +215,14 @@ impl Io {
         }
     }
 
+    /// After an exit: lets the stderr drain finish (it ends when the pipe closes), so that a crash
+    /// report carries the last words of the bot.
+    async fn drain_stderr(&mut self) {
+        if let Some(t) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(Duration::from_millis(300), t).await;
+        }
+    }
+
     fn crash_fault(&self, what: &str) -> Fault {
         let status = self
             .exited
@@ -267,6 +275,7 @@ impl Io {
                         self.exited = Some(st);
                     }
                 }
+                self.drain_stderr().await;
                 return Err(self.crash_fault("the bot stopped reading its input"));
             }
             None => {
@@ -347,6 +356,7 @@ impl Io {
                         }
                     }
                     if self.exited.is_some() {
+                        self.drain_stderr().await;
                         return Err(self.crash_fault("the bot exited"));
                     }
                     return Err(Fault::new(
@@ -359,6 +369,7 @@ impl Io {
                 }
                 Got::Exit(st) => {
                     self.exited = st.ok();
+                    self.drain_stderr().await;
                     return Err(self.crash_fault("the bot exited"));
                 }
                 Got::Deadline => {
