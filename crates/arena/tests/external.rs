@@ -403,7 +403,7 @@ fn spy_never_receives_a_hidden_card() {
         // Per hand: (spy seat, cards the spy may see, others' cards it must never see).
         let mut truth = Vec::new();
         for k in 0..300u64 {
-            let t = table.clone().with_button(Seat((k % 2) as u8));
+            let t = table.with_button(Seat((k % 2) as u8));
             let spy_seat = Seat(0);
             referee.play(&t, Deck::for_hand(11, k), k, &mut players);
             let hand = referee.hand();

@@ -221,7 +221,7 @@ fn play_game(
     for k in 0..co.hands {
         // The bot sits in seat 0 and 1 in turn, with the button on either.
         let swap = (k / 2) % 2 == 1;
-        let t = table.clone().with_button(Seat((k % 2) as u8));
+        let t = table.with_button(Seat((k % 2) as u8));
         if swap {
             players.swap(0, 1);
         }

@@ -109,6 +109,7 @@ pub struct ExternalSpec {
 
 /// A parsed `--bot` value.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // parsed once per bot
 pub enum BotSpec {
     Builtin(String),
     External(ExternalSpec),
