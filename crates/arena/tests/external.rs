@@ -473,3 +473,81 @@ fn spy_never_receives_a_hidden_card() {
     }
     assert!(children().is_empty());
 }
+
+fn gone(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence.
+    unsafe { libc::kill(pid, 0) != 0 }
+}
+
+fn pids_in_log(run_out: &Path) -> Vec<i32> {
+    let mut pids = Vec::new();
+    for e in std::fs::read_dir(run_out.join("bots")).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        for l in text.lines() {
+            if let Some(rest) = l.strip_prefix("[pitboss] process ") {
+                if let Some((pid, _)) = rest.split_once(" started") {
+                    pids.push(pid.parse().unwrap());
+                }
+            }
+        }
+    }
+    pids
+}
+
+#[test]
+fn freeze_idle_match_with_a_manifest_bot_completes() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple/bot.toml");
+    let out = tmp("freeze");
+    let bots = vec![manifest.display().to_string(), "random".to_string()];
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some("stud8-fl".into()),
+            bots: Some(bots.clone()),
+            hands: Some(300),
+            threads: Some(2),
+            out: Some(out.clone()),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .unwrap();
+    let mut opts = ExternalOptions::from_config(&cfg);
+    opts.freeze_idle = true;
+    opts.limits = generous();
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+    drop(factory);
+    assert_eq!(result.stats.bots[0].fault_total(), 0);
+    let run = Run {
+        result,
+        reports: Vec::new(),
+        out: out.clone(),
+    };
+    assert_invariants(&run, 300);
+    let pids = pids_in_log(&out);
+    assert!(!pids.is_empty());
+    assert!(pids.iter().all(|p| gone(*p)));
+}
+
+#[test]
+fn a_dropped_player_takes_its_process_with_it() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = tmp("drop");
+    let bots = vec![fixture("silent.py"), "call".to_string()];
+    let opts = ExternalOptions {
+        limits: generous(),
+        sandbox: true,
+        out: out.clone(),
+        ..ExternalOptions::default()
+    };
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    let player = factory.create(0, 1).unwrap();
+    let groups = external::live_groups();
+    assert_eq!(groups.len(), 1);
+    drop(player); // as the runner does when a worker unwinds: no finish()
+    assert!(gone(groups[0]));
+    assert!(external::live_groups().is_empty());
+    drop(factory);
+    assert!(children().is_empty());
+}

@@ -196,3 +196,61 @@ fn bad_external_flags_name_the_flag() {
         "{err}"
     );
 }
+
+#[test]
+fn ctrl_c_kills_every_bot_process() {
+    let out = tmp("ctrlc");
+    let bot = root().join("bots/python/simple/bot.toml");
+    let mut child = pitboss()
+        .args(["match", "--game", "27td-fl", "--bot"])
+        .arg(&bot)
+        .arg("--bot")
+        .arg(&bot)
+        .args(["--hands", "100000000", "--threads", "2", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (without a time assertion) until four bot processes have started.
+    let pids = loop {
+        let mut pids = Vec::new();
+        if let Ok(dir) = std::fs::read_dir(out.join("bots")) {
+            for e in dir.flatten() {
+                let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+                for l in text.lines() {
+                    if let Some(rest) = l.strip_prefix("[pitboss] process ") {
+                        if let Some((pid, _)) = rest.split_once(" started") {
+                            pids.push(pid.parse::<i32>().unwrap());
+                        }
+                    }
+                }
+            }
+        }
+        if pids.len() >= 4 {
+            break pids;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "pitboss ended early");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // SAFETY: a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    for pid in pids {
+        // The group leader may linger as a zombie of the (now dead) referee only until init reaps
+        // it; its group must have no live member: kill(-pgid, 0) fails or finds only zombies.
+        let mut alive = false;
+        for _ in 0..100 {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            alive = !stat.is_empty() && !stat.contains(") Z ");
+            if !alive {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(!alive, "bot process {pid} survived Ctrl-C");
+    }
+}
