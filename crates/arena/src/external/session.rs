@@ -469,9 +469,58 @@ fn reap_group(pgid: i32) {
     }
 }
 
+/// The runtime a session's I/O runs on: its own current-thread runtime (the default: the pipes
+/// are polled by the referee's worker thread inside `block_on`), or, with
+/// `PITBOSS_SHARED_RUNTIME=1`, one multi-thread runtime shared by all sessions (its worker polls
+/// the pipes and wakes the referee thread) — kept for the comparison in `EXTERNAL-BENCH.md`.
+enum Rt {
+    Own(tokio::runtime::Runtime),
+    Shared(tokio::runtime::Handle),
+}
+
+impl Rt {
+    fn new() -> std::io::Result<Rt> {
+        static SHARED: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
+            std::sync::OnceLock::new();
+        let shared = SHARED.get_or_init(|| {
+            (std::env::var_os("PITBOSS_SHARED_RUNTIME").is_some_and(|v| v == "1"))
+                .then(|| {
+                    tokio::runtime::Builder::new_multi_thread()
+                        .worker_threads(1)
+                        .enable_all()
+                        .build()
+                        .ok()
+                })
+                .flatten()
+        });
+        Ok(match shared {
+            Some(rt) => Rt::Shared(rt.handle().clone()),
+            None => Rt::Own(
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?,
+            ),
+        })
+    }
+
+    fn handle(&self) -> tokio::runtime::Handle {
+        match self {
+            Rt::Own(r) => r.handle().clone(),
+            Rt::Shared(h) => h.clone(),
+        }
+    }
+
+    fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        match self {
+            Rt::Own(r) => r.block_on(f),
+            Rt::Shared(h) => h.block_on(f),
+        }
+    }
+}
+
 /// A live bot process.
 pub struct Session {
-    rt: tokio::runtime::Runtime,
+    rt: Rt,
     io: Io,
     seq: u64,
     /// Name and games from the bot's hello.
@@ -490,10 +539,7 @@ impl Session {
     /// A [`FaultKind::Handshake`] fault saying what went wrong.
     pub fn start(l: &Launch) -> Result<Session, Fault> {
         let hs = |why: String| Fault::new(FaultKind::Handshake, why);
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| hs(format!("runtime: {e}")))?;
+        let rt = Rt::new().map_err(|e| hs(format!("runtime: {e}")))?;
         let (prog, args) = l
             .command
             .split_first()
@@ -542,7 +588,8 @@ impl Session {
                 Ok(())
             });
         }
-        let _guard = rt.enter();
+        let handle = rt.handle();
+        let _guard = handle.enter();
         let mut child = cmd
             .spawn()
             .map_err(|e| hs(format!("cannot start {:?}: {e}", l.command)))?;
@@ -560,7 +607,7 @@ impl Session {
         }
         let stderr_task = {
             let (tail, log) = (tail.clone(), l.log.clone());
-            rt.spawn(async move {
+            handle.spawn(async move {
                 let mut stderr = stderr;
                 let mut buf = vec![0u8; 16 * 1024];
                 while let Ok(n) = stderr.read(&mut buf).await {
