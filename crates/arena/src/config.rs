@@ -26,6 +26,18 @@ pub struct MatchFile {
     pub stakes: Option<Stakes>,
     /// Replaces the preset's table options.
     pub options: Option<TableOptions>,
+    /// External bots: time per decision, milliseconds (overrides the bots' manifests).
+    pub decision_ms: Option<u64>,
+    /// External bots: match time bank, milliseconds.
+    pub bank_ms: Option<u64>,
+    /// External bots: restarts after a crash before the bot forfeits.
+    pub restarts: Option<u32>,
+    /// External bots: confine with Landlock and a network namespace (default true).
+    pub sandbox: Option<bool>,
+    /// External bots: SIGSTOP a bot while it is not its turn.
+    pub freeze_idle: Option<bool>,
+    /// External bots: record every line exchanged, timestamped, per bot process.
+    pub transcript: Option<bool>,
 }
 
 impl MatchFile {
@@ -43,6 +55,12 @@ impl MatchFile {
             stack: over.stack.or(self.stack),
             stakes: over.stakes.or(self.stakes),
             options: over.options.or(self.options),
+            decision_ms: over.decision_ms.or(self.decision_ms),
+            bank_ms: over.bank_ms.or(self.bank_ms),
+            restarts: over.restarts.or(self.restarts),
+            sandbox: over.sandbox.or(self.sandbox),
+            freeze_idle: over.freeze_idle.or(self.freeze_idle),
+            transcript: over.transcript.or(self.transcript),
         }
     }
 }
@@ -61,6 +79,23 @@ pub struct MatchConfig {
     pub stack: Chips,
     pub stakes: Stakes,
     pub options: TableOptions,
+    /// Settings of external bots (`None`: each bot's manifest, else the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restarts: Option<u32>,
+    #[serde(default = "yes")]
+    pub sandbox: bool,
+    #[serde(default)]
+    pub freeze_idle: bool,
+    #[serde(default)]
+    pub transcript: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A configuration value that cannot be used.
@@ -128,7 +163,31 @@ impl MatchConfig {
                 format!("{threads}: use 1 to 256"),
             ));
         }
+        if f.decision_ms == Some(0) {
+            return Err(err("--decision-ms / decision_ms", "must be at least 1"));
+        }
+        if let Some(ms) = f.decision_ms.filter(|ms| *ms > 3_600_000) {
+            return Err(err(
+                "--decision-ms / decision_ms",
+                format!("{ms}: at most 3600000 (one hour)"),
+            ));
+        }
+        if let Some(ms) = f.bank_ms.filter(|ms| *ms > 86_400_000) {
+            return Err(err(
+                "--bank-ms / bank_ms",
+                format!("{ms}: at most 86400000 (one day)"),
+            ));
+        }
+        if let Some(r) = f.restarts.filter(|r| *r > 1000) {
+            return Err(err("--restarts / restarts", format!("{r}: at most 1000")));
+        }
         let cfg = MatchConfig {
+            decision_ms: f.decision_ms,
+            bank_ms: f.bank_ms,
+            restarts: f.restarts,
+            sandbox: f.sandbox.unwrap_or(true),
+            freeze_idle: f.freeze_idle.unwrap_or(false),
+            transcript: f.transcript.unwrap_or(false),
             out: f.out.unwrap_or_else(|| default_out(&game)),
             game,
             hands,

@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod convert;
+pub mod external;
 pub mod output;
 pub mod player;
 pub mod referee;

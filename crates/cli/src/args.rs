@@ -22,17 +22,63 @@ pub enum Command {
     /// PHH hand histories: verify them through the referee, or show them.
     #[command(subcommand)]
     Phh(PhhCommand),
+    /// Check that a bot is fit for a tournament: handshake, then a short match in every game it
+    /// claims; says what is wrong and exits 0 only when nothing is.
+    #[command(after_long_help = CHECK_HELP, after_help = CHECK_HELP)]
+    Check(CheckArgs),
+}
+
+const CHECK_HELP: &str = r#"BOT is a built-in name, exec:COMMAND ARGS, or a bot.toml manifest (or its folder).
+
+Examples:
+  pitboss check bots/python/simple/bot.toml
+  pitboss check bots/rust-example --game stud8-fl --hands 500
+  pitboss check 'exec:python3 my_bot.py' --decision-ms 200
+
+Exit codes: 0 fit for a tournament, 1 problems found (listed), 2 bad usage."#;
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot to check.
+    #[arg(value_name = "BOT")]
+    pub bot: String,
+    /// Check one game preset only [default: every game the bot claims in its hello].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Hands per game [default: 200].
+    #[arg(long, default_value_t = 200)]
+    pub hands: u64,
+    /// The reference opponent (a built-in bot).
+    #[arg(long, default_value = "random")]
+    pub against: String,
+    /// Time per decision in milliseconds [default: the manifest's, else 1000].
+    #[arg(long)]
+    pub decision_ms: Option<u64>,
+    /// Match time bank in milliseconds [default: the manifest's, else 10000].
+    #[arg(long)]
+    pub bank_ms: Option<u64>,
+    /// Run the bot without Landlock and network namespace.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Where the bot's logs and transcripts go [default: results/<timestamp>-check].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
 
 const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,
-duplicate, threads, out, history, stack, [stakes], [options]); flags override the file.
+duplicate, threads, out, history, stack, decision_ms, bank_ms, restarts, sandbox,
+freeze_idle, transcript, [stakes], [options]); flags override the file.
 
 Examples:
   pitboss match --game 27td-fl --bot lowball --bot random --hands 1000000
   pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
   pitboss match match.toml --threads 2 --out results/my-run --history
 
-Bots: random, call, raise, lowball, hilo (see bots/README.md).
+Bots: built-in names random, call, raise, lowball, hilo (see bots/README.md); exec:COMMAND ARGS
+for any program speaking protocol.md; or a bot.toml manifest (e.g. bots/python/simple/bot.toml).
+External bots run sandboxed (Landlock, no network) unless --no-sandbox; their stderr goes to
+<out>/bots/, transcripts (--transcript) to <out>/transcripts/, what was enforced to <out>/match.log.
+With external bots, results are reproducible only with --threads 1.
 Output folder (default results/<timestamp>-<game>/): summary.csv, config.toml, and with --history
 hands.csv. Progress goes to stderr when it is a terminal; RUST_LOG=debug shows the referee's logs."#;
 
@@ -68,6 +114,24 @@ pub struct MatchArgs {
     /// Every seat's starting stack in chips [default: the preset's].
     #[arg(long)]
     pub stack: Option<u64>,
+    /// External bots: time per decision in milliseconds [default: manifest, else 1000].
+    #[arg(long)]
+    pub decision_ms: Option<u64>,
+    /// External bots: match time bank in milliseconds [default: manifest, else 10000].
+    #[arg(long)]
+    pub bank_ms: Option<u64>,
+    /// External bots: restarts after a crash before the bot forfeits [default: manifest, else 3].
+    #[arg(long)]
+    pub restarts: Option<u32>,
+    /// External bots: no Landlock confinement and no network namespace.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// External bots: SIGSTOP each bot while it is not its turn.
+    #[arg(long)]
+    pub freeze_idle: bool,
+    /// External bots: write every line exchanged, timestamped, to <out>/transcripts/.
+    #[arg(long)]
+    pub transcript: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -301,7 +301,8 @@ pub enum Event {
         share: Share,
         amount: Chips,
     },
-    /// The referee acted for this seat after a fault (the penalty: check if free, else fold).
+    /// Reserved: the referee acted for this seat after a fault (the penalty: check if free, else
+    /// fold). Version 1 referees do not send it; the penalty appears as the plain action.
     Penalty {
         seat: SeatNo,
         fault: FaultKind,

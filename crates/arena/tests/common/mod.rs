@@ -71,6 +71,7 @@ impl Bot for Random {
 }
 
 /// Bots by name: `random`, `call`.
+#[allow(dead_code)]
 pub struct Factory(pub Vec<&'static str>);
 
 impl BotFactory for Factory {
@@ -80,5 +81,15 @@ impl BotFactory for Factory {
             _ => Box::new(Random(seed | 1)),
         };
         Ok(Box::new(InProcess(bot)))
+    }
+}
+
+/// Built-in bots by name, as the binary would inject them.
+#[allow(dead_code)]
+pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
+    match name {
+        "call" => Some(Box::new(Caller)),
+        "random" => Some(Box::new(Random(seed | 1))),
+        _ => None,
     }
 }

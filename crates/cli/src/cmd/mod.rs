@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches. Each command validates its arguments into a
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
+pub mod check;
 pub mod eval;
 pub mod phh;
 pub mod play;
@@ -19,6 +20,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             phh::verify(&args.files, args.expect_annotations)?
         }
         Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
+        Command::Check(args) => check::run(args)?,
     }
     Ok(())
 }

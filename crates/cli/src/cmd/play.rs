@@ -5,46 +5,43 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use pitboss_arena::external::{ExternalFactory, ExternalOptions, SpecError};
 use pitboss_arena::{
-    output::timestamp, run_match, BotFactory, ConfigError, Fault, InProcess, MatchConfig,
-    MatchFile, MatchStats, Player, SummaryRow,
+    output::timestamp, run_match, ConfigError, MatchConfig, MatchFile, MatchStats, SummaryRow,
 };
 
 use crate::args::MatchArgs;
 
-/// Built-in bots by name (external bots plug in here too).
-pub struct Factory {
-    pub names: Vec<String>,
+/// Every bot spec: built-in names through `pitboss_bots::builtin`, external programs as
+/// supervised processes.
+///
+/// # Errors
+/// A [`ConfigError`] naming `--bot / bots` for a spec that cannot be used.
+pub fn factory(cfg: &MatchConfig) -> Result<ExternalFactory, ConfigError> {
+    ExternalFactory::new(
+        &cfg.bots,
+        pitboss_bots::builtin,
+        &ExternalOptions::from_config(cfg),
+    )
+    .map_err(|e| ConfigError {
+        key: "--bot / bots",
+        why: match e {
+            SpecError::Unknown(n) => format!(
+                "unknown bot `{n}` (built-in bots: {}; or exec:COMMAND, or a bot.toml path)",
+                pitboss_bots::NAMES.join(", ")
+            ),
+            e => e.to_string(),
+        },
+    })
 }
 
-impl Factory {
-    /// Checks every name before the match starts, naming the flag.
-    ///
-    /// # Errors
-    /// A [`ConfigError`] for an unknown bot.
-    pub fn new(names: &[String]) -> Result<Factory, ConfigError> {
-        for n in names {
-            if pitboss_bots::builtin(n, 0).is_none() {
-                return Err(ConfigError {
-                    key: "--bot / bots",
-                    why: format!(
-                        "unknown bot `{n}` (built-in bots: {})",
-                        pitboss_bots::NAMES.join(", ")
-                    ),
-                });
-            }
-        }
-        Ok(Factory {
-            names: names.to_vec(),
-        })
-    }
-}
-
-impl BotFactory for Factory {
-    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault> {
-        let bot = pitboss_bots::builtin(&self.names[index], seed).expect("checked in Factory::new");
-        Ok(Box::new(InProcess(bot)))
-    }
+/// Kills every bot process group on Ctrl-C (and SIGTERM), then exits with 130.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        pitboss_arena::external::kill_all();
+        eprintln!("pitboss: interrupted; bot processes killed");
+        std::process::exit(130);
+    });
 }
 
 /// Reads a TOML match file.
@@ -79,6 +76,12 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         stack: args.stack,
         stakes: None,
         options: None,
+        decision_ms: args.decision_ms,
+        bank_ms: args.bank_ms,
+        restarts: args.restarts,
+        sandbox: args.no_sandbox.then_some(false),
+        freeze_idle: args.freeze_idle.then_some(true),
+        transcript: args.transcript.then_some(true),
     };
     Ok(MatchConfig::from_file(file.overlay(flags), default_out)?)
 }
@@ -135,13 +138,44 @@ impl Progress {
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let cfg = config_from_args(args)?;
-    let factory = Factory::new(&cfg.bots)?;
+    install_interrupt_handler();
+    std::fs::create_dir_all(&cfg.out).with_context(|| format!("creating {}", cfg.out.display()))?;
+    let factory = factory(&cfg)?;
+    let mut log = String::new();
+    if factory.has_external() {
+        let line = factory.sandbox_description();
+        eprintln!("pitboss: {line}");
+        log.push_str(&line);
+        log.push('\n');
+    }
     tracing::info!(game = %cfg.game, hands = cfg.hands, out = %cfg.out.display(), "match");
     let progress = Progress::new(cfg.hands);
     let result = run_match(&cfg, &factory, &mut |stats, done| {
         progress.update(&cfg, stats, done)
     })?;
     progress.finish();
+    for (name, r) in cfg.bots.iter().zip(factory.reports()) {
+        let Some(r) = r else { continue };
+        let line = format!(
+            "{name}: {} process(es) started, {} restart(s){}, {} decisions, mean reply {:.3} ms, slowest {:.1} ms",
+            r.spawns,
+            r.restarts,
+            if r.forfeited { ", FORFEITED" } else { "" },
+            r.decisions,
+            r.total_us as f64 / r.decisions.max(1) as f64 / 1000.0,
+            r.max_us as f64 / 1000.0
+        );
+        log.push_str(&line);
+        log.push('\n');
+        for f in r.faults.iter().take(5) {
+            log.push_str(&format!("  fault: {f}\n"));
+        }
+    }
+    drop(factory);
+    if !log.is_empty() {
+        let path = cfg.out.join("match.log");
+        std::fs::write(&path, &log).with_context(|| format!("writing {}", path.display()))?;
+    }
     println!(
         "{} hands of {} in {:.1} s ({:.0} hands/s), seed {}{}",
         result.hands,

@@ -1,0 +1,294 @@
+//! `pitboss check BOT`: is this bot fit for a tournament? Starts it, runs the handshake, then a
+//! short heads-up match against a reference bot in every game it claims, and says in plain
+//! language what is wrong: the serde error and the offending line for a bad reply, the rule for an
+//! illegal action, the observed latency for slow replies, the stderr tail of a crash.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use pitboss_cards::Deck;
+use pitboss_protocol::{FaultKind, MatchStart};
+use pitboss_rules::{Preset, Seat};
+
+use super::player::{BuiltinFn, ExternalFactory, ExternalOptions, Report};
+use super::spec::{BotSpec, SpecError};
+use crate::player::Player;
+use crate::referee::Referee;
+use crate::runner::BotFactory;
+
+/// What `check` was asked to do.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// One preset only (default: `27td-fl` and/or `stud8-fl`, as the bot claims).
+    pub game: Option<String>,
+    pub hands: u64,
+    /// The reference opponent (a built-in name).
+    pub opponent: String,
+    pub external: ExternalOptions,
+}
+
+/// The verdict.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// Plain-language lines, in order.
+    pub lines: Vec<String>,
+    /// Problems found (0: fit for a tournament).
+    pub problems: usize,
+}
+
+impl CheckReport {
+    fn say(&mut self, s: impl Into<String>) {
+        self.lines.push(s.into());
+    }
+
+    fn problem(&mut self, s: impl Into<String>) {
+        self.problems += 1;
+        self.lines.push(format!("PROBLEM: {}", s.into()));
+    }
+
+    pub fn fit(&self) -> bool {
+        self.problems == 0
+    }
+}
+
+fn explain(kind: FaultKind) -> &'static str {
+    match kind {
+        FaultKind::Timeout => "no reply in time (decision limit plus what was left of the time bank)",
+        FaultKind::Malformed => "replies the referee could not read (not JSON, a misspelt or missing field, or an id that answers no request)",
+        FaultKind::UnknownMessage => "messages of a type the protocol does not have",
+        FaultKind::Illegal => "illegal actions (the rules refused them)",
+        FaultKind::LineTooLong => "a line longer than the limit",
+        FaultKind::Crash => "the process exited or crashed",
+        FaultKind::ClosedStdout => "the bot closed its stdout",
+        FaultKind::Handshake => "the handshake failed",
+        FaultKind::Forfeit => "decisions forfeited after the restarts were used up",
+    }
+}
+
+/// Runs the check.
+///
+/// # Errors
+/// [`SpecError`] when the spec itself cannot be used.
+pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckReport, SpecError> {
+    let is_builtin = |s: &str| builtin(s, 1).is_some();
+    let parsed = BotSpec::parse(spec, &is_builtin)?;
+    let mut rep = CheckReport::default();
+    if let BotSpec::External(e) = &parsed {
+        rep.say(format!(
+            "bot: {} — command {:?} in {}",
+            e.name,
+            e.command,
+            e.dir.display()
+        ));
+    } else {
+        rep.say(format!("bot: built-in `{spec}` (runs in-process)"));
+    }
+    rep.say(super::sandbox::support().describe(co.external.sandbox));
+    // Handshake alone first.
+    let specs = || vec![parsed.clone(), BotSpec::Builtin(co.opponent.clone())];
+    let hello = {
+        let f = ExternalFactory::from_specs(specs(), builtin, &co.external)?;
+        let mut p = f
+            .create(0, 1)
+            .map_err(|e| SpecError::Unknown(e.to_string()))?;
+        let r = p.match_start(&dummy_start());
+        p.finish();
+        drop(p);
+        let report = f.reports()[0].clone();
+        drop(f);
+        match (r, report) {
+            (Err(fault), _) => {
+                rep.problem(format!("handshake: {}", fault.detail));
+                verdict(&mut rep, co);
+                return Ok(rep);
+            }
+            (Ok(()), Some(r)) => Some(r),
+            (Ok(()), None) => None,
+        }
+    };
+    let games: Vec<String> = match (&co.game, &hello) {
+        (Some(g), _) => vec![g.clone()],
+        (None, Some(h)) => {
+            rep.say(format!(
+                "handshake: ok — name {:?}, games {:?}",
+                h.name,
+                if h.games.is_empty() {
+                    vec!["(both)".to_string()]
+                } else {
+                    h.games.clone()
+                }
+            ));
+            let mut g = Vec::new();
+            for claimed in &h.games {
+                match claimed.as_str() {
+                    "triple-draw" => g.push("27td-fl".to_string()),
+                    "stud-hi-lo" => g.push("stud8-fl".to_string()),
+                    other => rep.problem(format!(
+                        "hello.games: unknown game {other:?} (use \"triple-draw\" and/or \"stud-hi-lo\")"
+                    )),
+                }
+            }
+            if h.games.is_empty() {
+                g = vec!["27td-fl".into(), "stud8-fl".into()];
+            }
+            g
+        }
+        (None, None) => vec!["27td-fl".into(), "stud8-fl".into()],
+    };
+    for game in games {
+        play_game(&game, &parsed, builtin, co, &mut rep)?;
+    }
+    verdict(&mut rep, co);
+    Ok(rep)
+}
+
+fn verdict(rep: &mut CheckReport, co: &CheckOptions) {
+    if rep.fit() {
+        rep.say("verdict: FIT for a tournament");
+    } else {
+        rep.say(format!(
+            "verdict: NOT FIT — {} problem(s); the bot's log and transcript are in {}",
+            rep.problems,
+            co.external.out.display()
+        ));
+    }
+}
+
+fn dummy_start() -> MatchStart {
+    let preset = Preset::by_name("27td-fl").expect("preset");
+    MatchStart {
+        game: crate::convert::game_info(&preset.game),
+        hands: 0,
+        decision_ms: 0,
+        bank_ms: 0,
+    }
+}
+
+fn play_game(
+    game: &str,
+    spec: &BotSpec,
+    builtin: BuiltinFn,
+    co: &CheckOptions,
+    rep: &mut CheckReport,
+) -> Result<(), SpecError> {
+    let preset = match Preset::by_name(game) {
+        Ok(p) => p,
+        Err(e) => {
+            rep.problem(format!("--game {game}: {e}"));
+            return Ok(());
+        }
+    };
+    let mut opts = co.external.clone();
+    opts.out = co.external.out.join(game);
+    let f = ExternalFactory::from_specs(
+        vec![spec.clone(), BotSpec::Builtin(co.opponent.clone())],
+        builtin,
+        &opts,
+    )?;
+    let setup = pitboss_rules::TableSetup {
+        game: preset.game,
+        stacks: vec![preset.stack; 2],
+        button: 0,
+    };
+    let table = setup.validate().expect("preset tables are valid");
+    let mut players: Vec<Box<dyn Player>> = (0..2)
+        .map(|i| f.create(i, 7 + i as u64))
+        .collect::<Result<_, _>>()
+        .map_err(|e| SpecError::Unknown(e.to_string()))?;
+    let start = MatchStart {
+        game: crate::convert::game_info(&preset.game),
+        hands: co.hands,
+        decision_ms: 0,
+        bank_ms: 0,
+    };
+    let mut faults: BTreeMap<&'static str, (FaultKind, u64, Vec<String>)> = BTreeMap::new();
+    let mut add = |kind: FaultKind, hand: Option<u64>, detail: &str| {
+        let e = faults.entry(kind.name()).or_insert((kind, 0, Vec::new()));
+        e.1 += 1;
+        if e.2.len() < 3 {
+            e.2.push(match hand {
+                Some(h) => format!("hand {h}: {detail}"),
+                None => detail.to_string(),
+            });
+        }
+    };
+    if let Err(fault) = players[0].match_start(&start) {
+        add(fault.kind, None, &fault.detail);
+    }
+    let _ = players[1].match_start(&start);
+    let mut referee = Referee::new();
+    let mut net = 0i64;
+    for k in 0..co.hands {
+        // The bot sits in seat 0 and 1 in turn, with the button on either.
+        let swap = (k / 2) % 2 == 1;
+        let t = table.with_button(Seat((k % 2) as u8));
+        if swap {
+            players.swap(0, 1);
+        }
+        referee.play(&t, Deck::for_hand(0xC4EC, k), k, &mut players);
+        if swap {
+            players.swap(0, 1);
+        }
+        let me = Seat(u8::from(swap));
+        for fault in referee.faults.iter().filter(|f| f.seat == me) {
+            add(fault.kind, Some(k), &fault.detail);
+        }
+        net += referee
+            .hand()
+            .net()
+            .find(|(s, _)| *s == me)
+            .map_or(0, |(_, v)| v);
+    }
+    for p in players.iter_mut() {
+        p.finish();
+    }
+    drop(players);
+    let report: Report = f.reports()[0].clone().unwrap_or_default();
+    drop(f);
+    let mut line = format!(
+        "{game}: {} hands against {}: net {net:+} chips",
+        co.hands, co.opponent
+    );
+    if report.decisions > 0 {
+        let _ = write!(
+            line,
+            "; {} decisions, mean reply {:.2} ms, slowest {:.2} ms",
+            report.decisions,
+            report.total_us as f64 / report.decisions as f64 / 1000.0,
+            report.max_us as f64 / 1000.0
+        );
+    }
+    rep.say(line);
+    for (kind, count, examples) in faults.values() {
+        rep.problem(format!(
+            "{game}: {count} × {} — {}",
+            kind.name(),
+            explain(*kind)
+        ));
+        for ex in examples {
+            rep.say(format!("    {ex}"));
+        }
+    }
+    if report.restarts > 0 {
+        rep.problem(format!(
+            "{game}: restarted {} time(s) after crashes",
+            report.restarts
+        ));
+    }
+    let limit = co
+        .external
+        .limits
+        .decision_ms
+        .or(match spec {
+            BotSpec::External(e) => e.limits.decision_ms,
+            BotSpec::Builtin(_) => None,
+        })
+        .unwrap_or(super::spec::DEFAULT_DECISION_MS);
+    if report.max_us > limit * 1000 / 2 && !faults.contains_key("timeout") {
+        rep.problem(format!(
+            "{game}: slow replies — the slowest took {:.1} ms, more than half the {limit} ms decision limit",
+            report.max_us as f64 / 1000.0
+        ));
+    }
+    Ok(())
+}

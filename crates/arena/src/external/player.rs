@@ -1,0 +1,624 @@
+//! The referee's side of an external bot: [`ExternalPlayer`] implements [`Player`] over a
+//! [`Session`], keeps time (decision limit + match time bank), restarts a crashed bot for the
+//! next hand up to the restart limit and then forfeits; [`ExternalFactory`] creates players for
+//! every kind of bot spec.
+//!
+//! Processes outlive blocks of hands: when the runner finishes a block, a healthy process goes
+//! back to a pool and the next block on any worker takes it, so a match with `T` threads runs at
+//! most `T` processes per bot at a time (one per bot with `--threads 1`). Which process plays which
+//! hands depends on thread timing, so results with external bots are reproducible only with one
+//! thread.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pitboss_protocol::{
+    ActRequest, Action, Bot, Clock, Event, FaultKind, FromBot, HandEnd, HandStart, LegalActions,
+    MatchEnd, MatchStart, SeatView, ToBot,
+};
+use serde::Serialize;
+
+use super::sandbox::{self, resolve_program};
+use super::session::{is_fatal, BotLog, Launch, Session};
+use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
+use crate::player::{Fault, InProcess, Player};
+use crate::runner::BotFactory;
+
+/// Built-in bots by name (injected by the binary, which depends on the bots crate).
+pub type BuiltinFn = fn(&str, u64) -> Option<Box<dyn Bot>>;
+
+/// Match-wide settings for external bots (flags and match-file keys).
+#[derive(Clone, Debug, Default)]
+pub struct ExternalOptions {
+    /// Overrides of the manifests' limits (decision_ms, bank_ms, restarts, ...).
+    pub limits: Limits,
+    pub sandbox: bool,
+    pub freeze_idle: bool,
+    pub transcript: bool,
+    /// The match's output folder (bot logs go to `bots/`, transcripts to `transcripts/`).
+    pub out: PathBuf,
+}
+
+impl ExternalOptions {
+    /// The external-bot settings of a match.
+    pub fn from_config(cfg: &crate::MatchConfig) -> ExternalOptions {
+        ExternalOptions {
+            limits: Limits {
+                decision_ms: cfg.decision_ms,
+                bank_ms: cfg.bank_ms,
+                restarts: cfg.restarts,
+                ..Limits::default()
+            },
+            sandbox: cfg.sandbox,
+            freeze_idle: cfg.freeze_idle,
+            transcript: cfg.transcript,
+            out: cfg.out.clone(),
+        }
+    }
+}
+
+/// Stderr kept per bot in its log file.
+pub const LOG_CAP: u64 = 1 << 20;
+
+/// What one external bot did during the match (for `pitboss check` and the match log).
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub name: String,
+    pub games: Vec<String>,
+    pub decisions: u64,
+    pub total_us: u64,
+    pub max_us: u64,
+    /// Processes started (first starts and restarts).
+    pub spawns: u32,
+    pub restarts: u32,
+    pub forfeited: bool,
+    /// The first few faults seen by the driver, with details.
+    pub faults: Vec<Fault>,
+}
+
+/// One external bot of a match, shared by its players on all workers.
+pub struct Shared {
+    pub spec: ExternalSpec,
+    pub label: String,
+    pub decision_ms: u64,
+    pub restarts_max: u32,
+    launch: Launch,
+    transcripts: Option<PathBuf>,
+    bank: AtomicU64,
+    restarts: AtomicU32,
+    spawns: AtomicU32,
+    forfeited: AtomicBool,
+    hands: AtomicU64,
+    pool: Mutex<Vec<Session>>,
+    report: Mutex<Report>,
+    log: Arc<Mutex<BotLog>>,
+    scratch: Option<PathBuf>,
+}
+
+impl Shared {
+    fn spawn(&self) -> Result<Session, Fault> {
+        let k = self.spawns.fetch_add(1, Ordering::Relaxed);
+        let mut l = self.launch.clone();
+        l.transcript = self
+            .transcripts
+            .as_ref()
+            .map(|d| d.join(format!("{}-{}.txt", self.label, k + 1)));
+        let s = Session::start(&l)?;
+        if let Ok(mut r) = self.report.lock() {
+            r.name.clone_from(&s.name);
+            r.games.clone_from(&s.games);
+        }
+        Ok(s)
+    }
+
+    fn record(&self, f: &Fault) {
+        if let Ok(mut r) = self.report.lock() {
+            if r.faults.len() < 20 {
+                r.faults.push(f.clone());
+            }
+        }
+    }
+
+    /// The report so far.
+    pub fn report(&self) -> Report {
+        let mut r = self.report.lock().map(|r| r.clone()).unwrap_or_default();
+        r.restarts = self.restarts.load(Ordering::Relaxed);
+        r.spawns = self.spawns.load(Ordering::Relaxed);
+        r.forfeited = self.forfeited.load(Ordering::Relaxed);
+        r
+    }
+
+    fn shutdown(&self) {
+        let sessions: Vec<Session> = self
+            .pool
+            .lock()
+            .map(|mut p| std::mem::take(&mut *p))
+            .unwrap_or_default();
+        let end = ToBot::MatchEnd(MatchEnd {
+            hands: self.hands.load(Ordering::Relaxed),
+        });
+        let mut line = serde_json::to_vec(&end).expect("serializes");
+        line.push(b'\n');
+        for s in sessions {
+            s.close(&line);
+        }
+        if let Ok(mut l) = self.log.lock() {
+            l.close();
+        }
+        if let Some(d) = &self.scratch {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// The act request as sent: the referee's request with this process's id and clock.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "act")]
+struct ActOut<'a> {
+    id: u64,
+    hand: u64,
+    events: &'a [Event],
+    view: &'a SeatView,
+    legal: &'a LegalActions,
+    clock: Clock,
+}
+
+/// An external bot in one seat of one worker.
+pub struct ExternalPlayer {
+    shared: Arc<Shared>,
+    session: Option<Session>,
+    start: Option<MatchStart>,
+    pending: Option<Fault>,
+    /// Why the bot is down until the next hand (it is restarted then).
+    down: Option<FaultKind>,
+    forfeited: bool,
+    buf: Vec<u8>,
+}
+
+impl ExternalPlayer {
+    fn new(shared: Arc<Shared>) -> ExternalPlayer {
+        let pooled = shared.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut p = ExternalPlayer {
+            forfeited: shared.forfeited.load(Ordering::Relaxed),
+            shared,
+            session: None,
+            start: None,
+            pending: None,
+            down: None,
+            buf: Vec::with_capacity(4096),
+        };
+        if p.forfeited {
+            return p;
+        }
+        match pooled.map_or_else(|| p.shared.spawn(), Ok) {
+            Ok(s) => p.session = Some(s),
+            Err(f) => {
+                p.shared.record(&f);
+                p.down = Some(f.kind);
+                p.pending = Some(f);
+            }
+        }
+        p
+    }
+
+    fn on_fault(&mut self, f: &Fault) {
+        self.shared.record(f);
+        if is_fatal(f.kind) {
+            if let Some(s) = self.session.take() {
+                s.note(&format!("fault: {f}; stopping the process"));
+                s.kill();
+            }
+            self.down = Some(f.kind);
+        }
+    }
+
+    fn send(&mut self, msg: &ToBot) -> Result<(), Fault> {
+        let budget = self.budget();
+        let Some(s) = self.session.as_mut() else {
+            return Ok(());
+        };
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, msg).expect("serializes");
+        self.buf.push(b'\n');
+        let r = s.exchange(&self.buf, None, budget).map(|_| ());
+        if let Err(f) = &r {
+            self.on_fault(f);
+        }
+        r
+    }
+
+    fn budget(&self) -> Duration {
+        Duration::from_millis(self.shared.decision_ms + self.shared.bank.load(Ordering::Relaxed))
+    }
+
+    fn send_start(&mut self) -> Result<(), Fault> {
+        let Some(mut m) = self.start.clone() else {
+            return Ok(());
+        };
+        if self.session.as_ref().is_none_or(|s| s.started) {
+            return Ok(());
+        }
+        m.bank_ms = self.shared.bank.load(Ordering::Relaxed);
+        self.send(&ToBot::MatchStart(m))?;
+        if let Some(s) = self.session.as_mut() {
+            s.started = true;
+        }
+        Ok(())
+    }
+
+    /// Restarts a bot that is down, or forfeits when the restarts are used up.
+    fn revive(&mut self) -> Result<(), Fault> {
+        let max = self.shared.restarts_max;
+        let granted = self
+            .shared
+            .restarts
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                (r < max).then_some(r + 1)
+            })
+            .is_ok();
+        if !granted {
+            self.forfeited = true;
+            self.shared.forfeited.store(true, Ordering::Relaxed);
+            if let Ok(mut l) = self.shared.log.lock() {
+                l.note(&format!(
+                    "{max} restarts used: the bot forfeits the rest of the match"
+                ));
+            }
+            return Ok(());
+        }
+        match self.shared.spawn() {
+            Ok(s) => {
+                self.session = Some(s);
+                self.down = None;
+                self.send_start()
+            }
+            Err(f) => {
+                self.shared.record(&f);
+                Err(f)
+            }
+        }
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn match_start(&mut self, m: &MatchStart) -> Result<(), Fault> {
+        let mut m = m.clone();
+        m.decision_ms = self.shared.decision_ms;
+        self.shared.hands.store(m.hands, Ordering::Relaxed);
+        self.start = Some(m);
+        if let Some(f) = self.pending.take() {
+            return Err(f);
+        }
+        self.send_start()
+    }
+
+    fn hand_start(&mut self, h: &HandStart) -> Result<(), Fault> {
+        if self.forfeited() {
+            return Ok(());
+        }
+        if self.down.is_some() {
+            self.revive()?;
+            if self.forfeited {
+                return Ok(());
+            }
+        }
+        self.send(&ToBot::HandStart(h.clone()))
+    }
+
+    fn act(&mut self, req: &ActRequest) -> Result<Action, Fault> {
+        if let Some(kind) = self.down {
+            return Err(Fault::new(kind, "the bot is down until the next hand"));
+        }
+        let Some(s) = self.session.as_mut() else {
+            return Err(Fault::new(FaultKind::Forfeit, "no process"));
+        };
+        let bank = self.shared.bank.load(Ordering::Relaxed);
+        let id = s.next_id();
+        let out = ActOut {
+            id,
+            hand: req.hand,
+            events: &req.events,
+            view: &req.view,
+            legal: &req.legal,
+            clock: Clock {
+                decision_ms: self.shared.decision_ms,
+                bank_ms: bank,
+            },
+        };
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, &out).expect("serializes");
+        self.buf.push(b'\n');
+        let budget = Duration::from_millis(self.shared.decision_ms + bank);
+        let started = std::time::Instant::now();
+        let r = s.exchange(&self.buf, Some(id), budget);
+        let elapsed = started.elapsed();
+        let over = (elapsed.as_millis() as u64).saturating_sub(self.shared.decision_ms);
+        if over > 0 {
+            let _ = self
+                .shared
+                .bank
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                    Some(b.saturating_sub(over))
+                });
+        }
+        match r {
+            Ok(Some((FromBot::Action(a), took))) => {
+                if let Ok(mut rep) = self.shared.report.lock() {
+                    let us = took.as_micros() as u64;
+                    rep.decisions += 1;
+                    rep.total_us += us;
+                    rep.max_us = rep.max_us.max(us);
+                }
+                Ok(a.action)
+            }
+            Ok(_) => {
+                let f = Fault::new(
+                    FaultKind::UnknownMessage,
+                    "a hello where an action was expected",
+                );
+                self.on_fault(&f);
+                Err(f)
+            }
+            Err(f) => {
+                self.on_fault(&f);
+                Err(f)
+            }
+        }
+    }
+
+    fn hand_end(&mut self, h: &HandEnd) -> Result<(), Fault> {
+        if self.down.is_some() || self.forfeited {
+            return Ok(());
+        }
+        self.send(&ToBot::HandEnd(h.clone()))
+    }
+
+    fn forfeited(&self) -> bool {
+        self.forfeited || self.shared.forfeited.load(Ordering::Relaxed)
+    }
+
+    fn finish(&mut self) {
+        if let Some(s) = self.session.take() {
+            if let Ok(mut p) = self.shared.pool.lock() {
+                p.push(s);
+            }
+        }
+    }
+}
+
+impl Drop for ExternalPlayer {
+    fn drop(&mut self) {
+        if let Some(s) = self.session.take() {
+            s.kill();
+        }
+    }
+}
+
+/// The folder above a program's `bin/` (its installation, e.g. a Python prefix).
+fn install_prefix(exe: &Path) -> Option<PathBuf> {
+    let real = exe.canonicalize().ok()?;
+    let bin = real.parent()?;
+    if bin.file_name()? != "bin" {
+        return None;
+    }
+    let prefix = bin.parent()?;
+    (prefix != Path::new("/") && prefix != Path::new("/usr")).then(|| prefix.to_path_buf())
+}
+
+/// For a Python interpreter: its real executable (not a shim) and its prefixes.
+fn python_install(prog: &str, dir: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let name = Path::new(prog).file_name()?.to_str()?;
+    if !name.starts_with("python") {
+        return None;
+    }
+    let out = std::process::Command::new(prog)
+        .current_dir(dir)
+        .args([
+            "-c",
+            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let mut lines = text.lines().map(PathBuf::from);
+    let exe = lines.next().filter(|p| p.is_absolute())?;
+    Some((exe, lines.filter(|p| p.is_absolute()).collect()))
+}
+
+enum Entry {
+    Builtin(String),
+    External(Arc<Shared>),
+}
+
+/// Creates players for every kind of spec: built-in bots in-process, external bots as processes.
+pub struct ExternalFactory {
+    entries: Vec<Entry>,
+    builtin: BuiltinFn,
+    sandbox: bool,
+}
+
+impl ExternalFactory {
+    /// Parses and prepares every spec (building external bots that have a build command).
+    ///
+    /// # Errors
+    /// [`SpecError`] for a spec that cannot be used.
+    pub fn new(
+        specs: &[String],
+        builtin: BuiltinFn,
+        opts: &ExternalOptions,
+    ) -> Result<ExternalFactory, SpecError> {
+        let is_builtin = |s: &str| builtin(s, 1).is_some();
+        let parsed: Vec<BotSpec> = specs
+            .iter()
+            .map(|s| BotSpec::parse(s, &is_builtin))
+            .collect::<Result<_, _>>()?;
+        Self::from_specs(parsed, builtin, opts)
+    }
+
+    /// Like [`Self::new`] with parsed specs.
+    ///
+    /// # Errors
+    /// [`SpecError`] for a spec that cannot be used.
+    pub fn from_specs(
+        specs: Vec<BotSpec>,
+        builtin: BuiltinFn,
+        opts: &ExternalOptions,
+    ) -> Result<ExternalFactory, SpecError> {
+        let mut entries = Vec::new();
+        let any_external = specs.iter().any(|s| matches!(s, BotSpec::External(_)));
+        if any_external {
+            super::session::become_subreaper();
+        }
+        let mkdir = |p: &PathBuf| {
+            std::fs::create_dir_all(p).map_err(|source| SpecError::Read {
+                path: p.display().to_string(),
+                source,
+            })
+        };
+        for (i, s) in specs.into_iter().enumerate() {
+            let e = match s {
+                BotSpec::Builtin(n) => Entry::Builtin(n),
+                BotSpec::External(e) => {
+                    e.build()?;
+                    let label = format!("{}-{}", i + 1, e.name);
+                    let lim = e.limits.overlay(opts.limits);
+                    let logs = opts.out.join("bots");
+                    mkdir(&logs)?;
+                    let transcripts = opts.transcript.then(|| opts.out.join("transcripts"));
+                    if let Some(t) = &transcripts {
+                        mkdir(t)?;
+                    }
+                    let scratch = opts.sandbox.then(|| {
+                        std::env::temp_dir()
+                            .join(format!("pitboss-scratch-{}-{label}", std::process::id()))
+                    });
+                    if let Some(s) = &scratch {
+                        mkdir(s)?;
+                    }
+                    let log = Arc::new(Mutex::new(BotLog::new(
+                        Some(logs.join(format!("{label}.log"))),
+                        LOG_CAP,
+                    )));
+                    let mut command = e.command.clone();
+                    let mut prefixes = Vec::new();
+                    if opts.sandbox {
+                        // An interpreter behind a shim (pyenv) needs its real path and prefix.
+                        if let Some((exe, p)) = python_install(&command[0], &e.dir) {
+                            command[0] = exe.display().to_string();
+                            prefixes = p;
+                        }
+                    }
+                    let sandbox_paths = scratch.as_ref().map(|sc| {
+                        let mut read = prefixes.clone();
+                        if e.manifest.is_some() {
+                            read.push(e.dir.clone());
+                        }
+                        if let Some(exe) = resolve_program(&command[0], &e.dir) {
+                            read.extend(install_prefix(&exe));
+                            read.push(exe);
+                        }
+                        for a in &e.command[1..] {
+                            let p = e.dir.join(a);
+                            if e.manifest.is_none() && p.is_file() {
+                                // An exec: script may read its own folder (its helper modules).
+                                read.extend(p.parent().map(Path::to_path_buf));
+                            }
+                        }
+                        read.extend(e.read.iter().cloned());
+                        (read, sc.clone())
+                    });
+                    let launch = Launch {
+                        command,
+                        dir: e.dir.clone(),
+                        memory_mb: lim.memory_mb,
+                        cpu_seconds: lim.cpu_seconds,
+                        sandbox: sandbox_paths,
+                        startup: Duration::from_millis(
+                            lim.startup_ms.unwrap_or(spec::DEFAULT_STARTUP_MS),
+                        ),
+                        freeze_idle: opts.freeze_idle,
+                        transcript: None,
+                        log: log.clone(),
+                    };
+                    if let Ok(mut l) = log.lock() {
+                        l.note(&sandbox::support().describe(opts.sandbox));
+                    }
+                    Entry::External(Arc::new(Shared {
+                        label,
+                        decision_ms: lim.decision_ms.unwrap_or(spec::DEFAULT_DECISION_MS),
+                        restarts_max: lim.restarts.unwrap_or(spec::DEFAULT_RESTARTS),
+                        bank: AtomicU64::new(lim.bank_ms.unwrap_or(spec::DEFAULT_BANK_MS)),
+                        spec: e,
+                        launch,
+                        transcripts,
+                        restarts: AtomicU32::new(0),
+                        spawns: AtomicU32::new(0),
+                        forfeited: AtomicBool::new(false),
+                        hands: AtomicU64::new(0),
+                        pool: Mutex::new(Vec::new()),
+                        report: Mutex::new(Report::default()),
+                        log,
+                        scratch,
+                    }))
+                }
+            };
+            entries.push(e);
+        }
+        Ok(ExternalFactory {
+            entries,
+            builtin,
+            sandbox: opts.sandbox,
+        })
+    }
+
+    /// Whether any bot runs as a process.
+    pub fn has_external(&self) -> bool {
+        self.entries.iter().any(|e| matches!(e, Entry::External(_)))
+    }
+
+    /// What the sandbox enforces, in one line.
+    pub fn sandbox_description(&self) -> String {
+        sandbox::support().describe(self.sandbox)
+    }
+
+    /// Reports of the external bots, by index in the match's bot list.
+    pub fn reports(&self) -> Vec<Option<Report>> {
+        self.entries
+            .iter()
+            .map(|e| match e {
+                Entry::External(s) => Some(s.report()),
+                Entry::Builtin(_) => None,
+            })
+            .collect()
+    }
+
+    /// Sends the match end to every process, then stops them. Also done on drop.
+    pub fn shutdown(&self) {
+        for e in &self.entries {
+            if let Entry::External(s) = e {
+                s.shutdown();
+            }
+        }
+    }
+}
+
+impl Drop for ExternalFactory {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+impl BotFactory for ExternalFactory {
+    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault> {
+        match &self.entries[index] {
+            Entry::Builtin(name) => (self.builtin)(name, seed)
+                .map(|b| Box::new(InProcess(b)) as Box<dyn Player>)
+                .ok_or_else(|| Fault::new(FaultKind::Handshake, format!("no built-in bot {name}"))),
+            Entry::External(s) => Ok(Box::new(ExternalPlayer::new(s.clone()))),
+        }
+    }
+}

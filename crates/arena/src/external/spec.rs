@@ -1,0 +1,315 @@
+//! Bot specs: what `--bot` (and `bots = [...]` in a match file) accepts.
+//!
+//! * a built-in name (`random`, `call`, ...) resolved by the binary, which knows the bots crate;
+//! * `exec:COMMAND ARGS` — a program speaking the JSON-lines protocol, words split on whitespace;
+//! * a path to a `bot.toml` manifest (or to a folder holding one).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// A spec that cannot be used, with the reason.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error("`{0}`: empty command after `exec:`")]
+    EmptyExec(String),
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Toml {
+        path: String,
+        #[source]
+        source: toml::de::Error,
+    },
+    #[error("{path}: {why}")]
+    Manifest { path: String, why: String },
+    #[error("`{0}` is neither a built-in bot, `exec:COMMAND`, nor a bot.toml path")]
+    Unknown(String),
+    #[error("{path}: build command {command:?} failed: {why}")]
+    Build {
+        path: String,
+        command: Vec<String>,
+        why: String,
+    },
+}
+
+/// Per-bot limits. In a manifest they are the bot's defaults; flags and match-file keys override.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Time per decision, milliseconds.
+    pub decision_ms: Option<u64>,
+    /// Match time bank, milliseconds.
+    pub bank_ms: Option<u64>,
+    /// Address-space limit (RLIMIT_AS), MiB.
+    pub memory_mb: Option<u64>,
+    /// CPU-time limit (RLIMIT_CPU), seconds, per process.
+    pub cpu_seconds: Option<u64>,
+    /// Restarts after a crash before the bot forfeits the match.
+    pub restarts: Option<u32>,
+    /// Time to start and answer the hello, milliseconds.
+    pub startup_ms: Option<u64>,
+}
+
+impl Limits {
+    /// `self` with every field `over` sets replaced.
+    pub fn overlay(self, over: Limits) -> Limits {
+        Limits {
+            decision_ms: over.decision_ms.or(self.decision_ms),
+            bank_ms: over.bank_ms.or(self.bank_ms),
+            memory_mb: over.memory_mb.or(self.memory_mb),
+            cpu_seconds: over.cpu_seconds.or(self.cpu_seconds),
+            restarts: over.restarts.or(self.restarts),
+            startup_ms: over.startup_ms.or(self.startup_ms),
+        }
+    }
+}
+
+/// Defaults for limits nobody set.
+pub const DEFAULT_DECISION_MS: u64 = 1_000;
+pub const DEFAULT_BANK_MS: u64 = 10_000;
+pub const DEFAULT_RESTARTS: u32 = 3;
+pub const DEFAULT_STARTUP_MS: u64 = 10_000;
+
+/// `bot.toml` as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestFile {
+    name: String,
+    command: Vec<String>,
+    /// Working directory, relative to the manifest's folder (default: that folder).
+    workdir: Option<PathBuf>,
+    /// Run once before a match, in the manifest's folder.
+    build: Option<Vec<String>>,
+    /// Extra paths the sandbox lets the bot read (e.g. a virtualenv outside its folder).
+    #[serde(default)]
+    read: Vec<PathBuf>,
+    #[serde(default)]
+    limits: Limits,
+}
+
+/// A program to run, resolved to absolute paths.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalSpec {
+    pub name: String,
+    /// Program and arguments; a program with a `/` is resolved against `dir`.
+    pub command: Vec<String>,
+    /// Working directory (the bot's own folder: readable under the sandbox).
+    pub dir: PathBuf,
+    pub build: Option<Vec<String>>,
+    pub read: Vec<PathBuf>,
+    pub limits: Limits,
+    /// The manifest, when there is one.
+    pub manifest: Option<PathBuf>,
+}
+
+/// A parsed `--bot` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // parsed once per bot
+pub enum BotSpec {
+    Builtin(String),
+    External(ExternalSpec),
+}
+
+impl BotSpec {
+    /// Parses a spec; `is_builtin` says whether a bare name is a built-in bot.
+    ///
+    /// # Errors
+    /// [`SpecError`] naming the spec and what is wrong.
+    pub fn parse(s: &str, is_builtin: &dyn Fn(&str) -> bool) -> Result<BotSpec, SpecError> {
+        if let Some(cmd) = s.strip_prefix("exec:") {
+            let command: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+            let Some(first) = command.first() else {
+                return Err(SpecError::EmptyExec(s.into()));
+            };
+            let name = Path::new(first)
+                .file_name()
+                .map_or_else(|| first.clone(), |n| n.to_string_lossy().into_owned());
+            let dir = std::env::current_dir().map_err(|source| SpecError::Read {
+                path: ".".into(),
+                source,
+            })?;
+            return Ok(BotSpec::External(ExternalSpec {
+                name,
+                command,
+                dir,
+                build: None,
+                read: Vec::new(),
+                limits: Limits::default(),
+                manifest: None,
+            }));
+        }
+        let path = Path::new(s);
+        if s.ends_with(".toml") || path.join("bot.toml").is_file() {
+            let file = if path.is_dir() {
+                path.join("bot.toml")
+            } else {
+                path.to_path_buf()
+            };
+            return load_manifest(&file).map(BotSpec::External);
+        }
+        if is_builtin(s) {
+            return Ok(BotSpec::Builtin(s.into()));
+        }
+        Err(SpecError::Unknown(s.into()))
+    }
+
+    /// The bot's name (for logs and file names).
+    pub fn name(&self) -> &str {
+        match self {
+            BotSpec::Builtin(n) => n,
+            BotSpec::External(e) => &e.name,
+        }
+    }
+}
+
+fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
+    let path = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|source| SpecError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let m: ManifestFile = toml::from_str(&text).map_err(|source| SpecError::Toml {
+        path: path.clone(),
+        source,
+    })?;
+    let bad = |why: &str| SpecError::Manifest {
+        path: path.clone(),
+        why: why.into(),
+    };
+    if m.command.is_empty() {
+        return Err(bad(
+            "command: must name a program, e.g. [\"python3\", \"bot.py\"]",
+        ));
+    }
+    if m.name.is_empty() || m.name.contains(['/', '\\']) {
+        return Err(bad("name: must be non-empty and contain no slash"));
+    }
+    if m.limits.decision_ms == Some(0) {
+        return Err(bad("limits.decision_ms: must be at least 1"));
+    }
+    let base = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let base = base.canonicalize().map_err(|source| SpecError::Read {
+        path: base.display().to_string(),
+        source,
+    })?;
+    let dir = match &m.workdir {
+        Some(w) => base.join(w),
+        None => base.clone(),
+    };
+    let mut command = m.command;
+    if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
+        command[0] = dir.join(&command[0]).display().to_string();
+    }
+    Ok(ExternalSpec {
+        name: m.name,
+        command,
+        dir,
+        build: m.build,
+        read: m.read.into_iter().map(|p| base.join(p)).collect(),
+        limits: m.limits,
+        manifest: Some(file.to_path_buf()),
+    })
+}
+
+impl ExternalSpec {
+    /// Runs the manifest's build command (if any) in the manifest's folder.
+    ///
+    /// # Errors
+    /// [`SpecError::Build`] with the command's stderr tail.
+    pub fn build(&self) -> Result<(), SpecError> {
+        let Some(cmd) = &self.build else {
+            return Ok(());
+        };
+        let fail = |why: String| SpecError::Build {
+            path: self
+                .manifest
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string()),
+            command: cmd.clone(),
+            why,
+        };
+        let Some((prog, args)) = cmd.split_first() else {
+            return Err(fail("empty build command".into()));
+        };
+        let dir = self
+            .manifest
+            .as_ref()
+            .and_then(|m| m.parent().map(Path::to_path_buf))
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or_else(|| self.dir.clone());
+        let out = std::process::Command::new(prog)
+            .args(args)
+            .current_dir(dir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| fail(e.to_string()))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let tail: String = err
+                .lines()
+                .rev()
+                .take(15)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<Vec<_>>()
+                .join("\n");
+            Err(fail(format!("{}\n{tail}", out.status)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_three_kinds() {
+        let builtin = |s: &str| s == "random";
+        assert_eq!(
+            BotSpec::parse("random", &builtin).unwrap(),
+            BotSpec::Builtin("random".into())
+        );
+        let BotSpec::External(e) = BotSpec::parse("exec:python3 -u bot.py", &builtin).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(e.command, ["python3", "-u", "bot.py"]);
+        assert_eq!(e.name, "python3");
+        assert!(matches!(
+            BotSpec::parse("nosuch", &builtin),
+            Err(SpecError::Unknown(_))
+        ));
+        assert!(matches!(
+            BotSpec::parse("exec: ", &builtin),
+            Err(SpecError::EmptyExec(_))
+        ));
+        let d = std::env::temp_dir().join(format!("pitboss-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("bot.toml"),
+            "name = \"x\"\ncommand = [\"./run\", \"a\"]\n[limits]\ndecision_ms = 50\n",
+        )
+        .unwrap();
+        let BotSpec::External(e) = BotSpec::parse(d.to_str().unwrap(), &builtin).unwrap() else {
+            panic!()
+        };
+        assert_eq!(e.name, "x");
+        assert!(e.command[0].ends_with("/run"));
+        assert_eq!(e.limits.decision_ms, Some(50));
+        std::fs::write(d.join("bad.toml"), "name = \"x\"\ncmd = []\n").unwrap();
+        let err = BotSpec::parse(d.join("bad.toml").to_str().unwrap(), &builtin).unwrap_err();
+        assert!(err.to_string().contains("cmd"), "{err}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

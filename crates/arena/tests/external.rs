@@ -1,0 +1,553 @@
+//! External bots end to end: the misbehaving fixtures in `tests/fixtures/` against a built-in bot.
+//! For each: the match completes, the fault is recorded with the right kind, chips are conserved,
+//! the referee's memory stays bounded, and no process is left behind. The tests take a lock so
+//! that "no child of this process remains" is meaningful (and the loaded machine is not loaded
+//! further); none asserts on time — limits are generous, or tiny against a bot sleeping seconds.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use pitboss_arena::external::{self, ExternalFactory, ExternalOptions, Limits, Report};
+use pitboss_arena::{run_match, BotFactory, MatchConfig, MatchFile, MatchResult, Referee};
+use pitboss_protocol::FaultKind;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn fixture(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    format!("exec:python3 {}", p.display()).replacen("python3", python(), 1)
+}
+
+/// The system interpreter when there is one (shims such as pyenv's are resolved anyway).
+fn python() -> &'static str {
+    if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pitboss-ext-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+struct Run {
+    result: MatchResult,
+    reports: Vec<Option<Report>>,
+    out: PathBuf,
+}
+
+impl Run {
+    fn faults(&self, kind: FaultKind) -> u64 {
+        let i = FaultKind::ALL.iter().position(|k| *k == kind).unwrap();
+        self.result.stats.bots[0].faults[i]
+    }
+
+    fn total_faults(&self) -> u64 {
+        self.result.stats.bots[0].fault_total()
+    }
+
+    fn log(&self) -> String {
+        let dir = self.out.join("bots");
+        let mut s = String::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            s.push_str(&std::fs::read_to_string(e.unwrap().path()).unwrap_or_default());
+        }
+        s
+    }
+
+    fn report(&self) -> &Report {
+        self.reports[0].as_ref().unwrap()
+    }
+}
+
+fn match_with(name: &str, game: &str, bot: &str, hands: u64, limits: Limits, sandbox: bool) -> Run {
+    let out = tmp(name);
+    let bots = vec![bot.to_string(), "call".to_string()];
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some(game.into()),
+            bots: Some(bots.clone()),
+            hands: Some(hands),
+            seed: Some(7),
+            threads: Some(1),
+            out: Some(out.clone()),
+            history: Some(true),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .unwrap();
+    let opts = ExternalOptions {
+        limits,
+        sandbox,
+        freeze_idle: false,
+        transcript: true,
+        out: out.clone(),
+    };
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+    let reports = factory.reports();
+    drop(factory);
+    let run = Run {
+        result,
+        reports,
+        out,
+    };
+    assert_invariants(&run, hands);
+    run
+}
+
+fn fixture_match(name: &str, hands: u64, limits: Limits) -> Run {
+    match_with(name, "27td-fl", &fixture(name), hands, limits, true)
+}
+
+/// Limits for bots that answer: generous, so a loaded machine never turns them into timeouts.
+fn generous() -> Limits {
+    Limits {
+        decision_ms: Some(5_000),
+        bank_ms: Some(60_000),
+        restarts: Some(2),
+        startup_ms: Some(30_000),
+        ..Limits::default()
+    }
+}
+
+/// Limits for bots that do not answer: a short decision limit, no bank.
+fn short() -> Limits {
+    Limits {
+        decision_ms: Some(200),
+        bank_ms: Some(0),
+        restarts: Some(2),
+        startup_ms: Some(30_000),
+        ..Limits::default()
+    }
+}
+
+fn vm_hwm_kib() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+/// Children of this process, zombies included.
+fn children() -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut kids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.get(1) == Some(&me.as_str()) {
+            kids.push(stat.chars().take(80).collect());
+        }
+    }
+    kids
+}
+
+fn assert_invariants(run: &Run, hands: u64) {
+    assert_eq!(run.result.hands, hands, "the match completes");
+    let net: i128 = run.result.stats.bots.iter().map(|b| b.net).sum();
+    assert_eq!(net, 0, "chips are conserved");
+    assert!(
+        external::live_groups().is_empty(),
+        "live groups {:?}",
+        external::live_groups()
+    );
+    let kids = children();
+    assert!(kids.is_empty(), "processes left behind: {kids:?}");
+    let hwm = vm_hwm_kib();
+    assert!(hwm < 200 * 1024, "referee memory VmHWM {hwm} KiB");
+}
+
+#[test]
+fn crash_mid_hand_restarts_then_forfeits() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("crash.py", 60, generous());
+    assert!(run.faults(FaultKind::Crash) >= 3, "{:?}", run.report());
+    assert!(run.faults(FaultKind::Forfeit) > 0);
+    let r = run.report();
+    assert_eq!(r.restarts, 2);
+    assert!(r.forfeited);
+    assert_eq!(r.spawns, 3);
+    assert!(r.faults[0].detail.contains("status 3"), "{}", r.faults[0]);
+    assert!(r.faults[0].detail.contains("boom"), "{}", r.faults[0]);
+}
+
+#[test]
+fn exit_at_once_is_a_handshake_fault_then_forfeit() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("exit_at_once.py", 30, generous());
+    // The first start and two restarts fail; decisions while down are penalised too.
+    assert!(run.faults(FaultKind::Handshake) >= 3, "{:?}", run.report());
+    assert!(run.faults(FaultKind::Forfeit) > 0);
+    let r = run.report();
+    assert!(r.forfeited);
+    assert_eq!((r.restarts, r.spawns), (2, 3));
+    assert!(r.faults[0].detail.contains("not today"), "{}", r.faults[0]);
+}
+
+#[test]
+fn never_answering_times_out() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("silent.py", 12, short());
+    assert!(run.faults(FaultKind::Timeout) > 0);
+    assert_eq!(run.total_faults(), run.faults(FaultKind::Timeout));
+}
+
+#[test]
+fn late_answers_time_out_and_are_discarded() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("slow.py", 12, short());
+    assert!(run.faults(FaultKind::Timeout) > 0);
+    assert_eq!(run.total_faults(), run.faults(FaultKind::Timeout));
+}
+
+#[test]
+fn garbage_is_malformed() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("garbage.py", 20, generous());
+    assert!(run.faults(FaultKind::Malformed) > 0);
+    assert_eq!(run.total_faults(), run.faults(FaultKind::Malformed));
+    assert!(
+        run.log().contains("this is not json"),
+        "the raw line is in the log"
+    );
+}
+
+#[test]
+fn misspelt_field_is_malformed_with_the_serde_error() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bot = fixture("garbage.py") + " field";
+    let run = match_with("garbage-field", "stud8-fl", &bot, 20, generous(), true);
+    assert!(run.faults(FaultKind::Malformed) > 0);
+    let d = &run.report().faults[0].detail;
+    assert!(d.contains("acton"), "{d}");
+    let bot = fixture("garbage.py") + " type";
+    let run = match_with("garbage-type", "27td-fl", &bot, 20, generous(), true);
+    assert!(run.faults(FaultKind::UnknownMessage) > 0);
+}
+
+#[test]
+fn a_100_mb_line_is_too_long_and_memory_stays_bounded() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("huge.py", 10, generous());
+    assert!(run.faults(FaultKind::LineTooLong) > 0, "{:?}", run.report());
+    // assert_invariants checked VmHWM < 200 MiB; a buffered 100 MB line would also show here:
+    assert!(vm_hwm_kib() < 100 * 1024);
+}
+
+#[test]
+fn stderr_flood_is_capped_and_harmless() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("stderr_flood.py", 30, generous());
+    assert_eq!(run.total_faults(), 0, "{:?}", run.report());
+    let log = std::fs::metadata(run.out.join("bots/1-python3.log"))
+        .unwrap()
+        .len();
+    assert!(
+        log < external::player::LOG_CAP + 64 * 1024,
+        "log {log} bytes"
+    );
+    assert!(run.log().contains("dropped (log cap reached)"));
+}
+
+#[test]
+fn illegal_actions_are_penalised() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("illegal.py", 20, generous());
+    assert!(run.faults(FaultKind::Illegal) > 0);
+    assert_eq!(run.total_faults(), run.faults(FaultKind::Illegal));
+    let hands = std::fs::read_to_string(run.out.join("hands.csv")).unwrap();
+    assert!(
+        hands.contains(",illegal"),
+        "per-hand records name the fault"
+    );
+}
+
+#[test]
+fn wrong_request_id_is_a_fault() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("wrong_id.py", 20, generous());
+    assert!(run.faults(FaultKind::Malformed) > 0);
+    assert!(run.report().faults[0].detail.contains("answers no request"));
+}
+
+#[test]
+fn forked_child_holding_stdout_is_killed_and_reaped() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("fork.py", 20, generous());
+    assert!(run.faults(FaultKind::Crash) > 0, "{:?}", run.report());
+    // assert_invariants: no child of this process (the grandchildren were reparented to us as
+    // subreaper) and no live group remain.
+}
+
+#[test]
+fn sandbox_denies_reading_the_output_folder() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if external::sandbox::support().landlock.is_none() {
+        eprintln!("skipped: no Landlock here");
+        return;
+    }
+    let out = tmp("read_output.py");
+    let bot = format!("{} {}", fixture("read_output.py"), out.display());
+    let run = match_with("read_output.py", "27td-fl", &bot, 10, generous(), true);
+    assert!(run.log().contains("READ DENIED"), "{}", run.log());
+    assert_eq!(run.total_faults(), 0);
+    // Without the sandbox the same bot can read it, and cheats visibly.
+    let out = tmp("read_output-nosandbox");
+    let bot = format!("{} {}", fixture("read_output.py"), out.display());
+    let run = match_with(
+        "read_output-nosandbox",
+        "27td-fl",
+        &bot,
+        10,
+        generous(),
+        false,
+    );
+    assert!(run.log().contains("READ ALLOWED"), "{}", run.log());
+    assert!(run.faults(FaultKind::Illegal) > 0);
+}
+
+#[test]
+fn sandbox_denies_tcp_to_localhost() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !external::sandbox::support().netns && external::sandbox::support().landlock.is_none() {
+        eprintln!("skipped: no network isolation here");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let bot = format!("{} {port}", fixture("tcp.py"));
+    let run = match_with("tcp.py", "27td-fl", &bot, 10, generous(), true);
+    assert!(run.log().contains("CONNECT DENIED"), "{}", run.log());
+    assert_eq!(run.total_faults(), 0);
+    assert!(
+        listener.accept().is_err(),
+        "no connection reached the listener"
+    );
+}
+
+/// Every card string anywhere in a JSON value.
+fn cards_in(v: &serde_json::Value, out: &mut Vec<pitboss_cards::Card>) {
+    match v {
+        serde_json::Value::String(s) => {
+            let parsed: Result<Vec<pitboss_cards::Card>, _> =
+                s.split_whitespace().map(str::parse).collect();
+            if let Ok(cs) = parsed {
+                out.extend(cs);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| cards_in(x, out)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| cards_in(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn spy_never_receives_a_hidden_card() {
+    use pitboss_cards::{Card, Deck};
+    use pitboss_rules::{Event, Seat};
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for game in ["27td-fl", "stud8-fl", "27td-nl"] {
+        let out = tmp(&format!("spy-{game}"));
+        std::fs::create_dir_all(&out).unwrap();
+        let log = out.join("spy.jsonl");
+        let bots = vec![
+            format!("{} {}", fixture("spy.py"), log.display()),
+            "random".to_string(),
+        ];
+        let cfg = MatchConfig::from_file(
+            MatchFile {
+                game: Some(game.into()),
+                bots: Some(bots.clone()),
+                ..MatchFile::default()
+            },
+            |_| out.clone(),
+        )
+        .unwrap();
+        let opts = ExternalOptions {
+            limits: generous(),
+            sandbox: false,
+            out: out.clone(),
+            ..ExternalOptions::default()
+        };
+        let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+        let table = cfg.table_setup().validate().unwrap();
+        let mut players = vec![factory.create(0, 1).unwrap(), factory.create(1, 2).unwrap()];
+        let start = pitboss_protocol::MatchStart {
+            game: pitboss_arena::convert::game_info(&cfg.game()),
+            hands: 300,
+            decision_ms: 0,
+            bank_ms: 0,
+        };
+        for p in players.iter_mut() {
+            p.match_start(&start).unwrap();
+        }
+        let mut referee = Referee::new();
+        // Per hand: (spy seat, cards the spy may see, others' cards it must never see).
+        let mut truth = Vec::new();
+        for k in 0..300u64 {
+            let t = table.with_button(Seat((k % 2) as u8));
+            let spy_seat = Seat(0);
+            referee.play(&t, Deck::for_hand(11, k), k, &mut players);
+            let hand = referee.hand();
+            let mut may = Vec::<Card>::new();
+            let mut hidden = Vec::<Card>::new();
+            for e in hand.events() {
+                match *e {
+                    Event::Deal {
+                        seat,
+                        card: Some(c),
+                        up,
+                    } => {
+                        if up || seat == spy_seat {
+                            may.push(c)
+                        } else {
+                            hidden.push(c)
+                        }
+                    }
+                    Event::Community { card } => may.push(card),
+                    Event::Show { cards, .. } => may.extend(cards.iter()),
+                    Event::Discard {
+                        seat,
+                        cards: Some(cs),
+                        ..
+                    } if seat == spy_seat => may.extend(cs.iter()),
+                    _ => {}
+                }
+            }
+            hidden.retain(|c| !may.contains(c));
+            assert!(referee.faults.is_empty(), "{:?}", referee.faults);
+            truth.push((may, hidden));
+        }
+        for p in players.iter_mut() {
+            p.finish();
+        }
+        drop(players);
+        drop(factory);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut hand = None;
+        let mut checked = 0;
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(h) = v.get("hand").and_then(|h| h.as_u64()) {
+                hand = Some(h);
+            }
+            let Some(h) = hand else { continue };
+            if v["type"] == "match_start" || v["type"] == "hello" {
+                continue;
+            }
+            let mut seen = Vec::new();
+            cards_in(&v, &mut seen);
+            let (may, hidden) = &truth[h as usize];
+            for c in seen {
+                assert!(
+                    !hidden.contains(&c),
+                    "{game} hand {h}: hidden card {c} in {line}"
+                );
+                assert!(
+                    may.contains(&c),
+                    "{game} hand {h}: card {c} not visible to the spy"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{game}: only {checked} cards checked");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    assert!(children().is_empty());
+}
+
+fn gone(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence.
+    unsafe { libc::kill(pid, 0) != 0 }
+}
+
+fn pids_in_log(run_out: &Path) -> Vec<i32> {
+    let mut pids = Vec::new();
+    for e in std::fs::read_dir(run_out.join("bots")).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        for l in text.lines() {
+            if let Some(rest) = l.strip_prefix("[pitboss] process ") {
+                if let Some((pid, _)) = rest.split_once(" started") {
+                    pids.push(pid.parse().unwrap());
+                }
+            }
+        }
+    }
+    pids
+}
+
+#[test]
+fn freeze_idle_match_with_a_manifest_bot_completes() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple/bot.toml");
+    let out = tmp("freeze");
+    let bots = vec![manifest.display().to_string(), "random".to_string()];
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some("stud8-fl".into()),
+            bots: Some(bots.clone()),
+            hands: Some(300),
+            threads: Some(2),
+            out: Some(out.clone()),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .unwrap();
+    let mut opts = ExternalOptions::from_config(&cfg);
+    opts.freeze_idle = true;
+    opts.limits = generous();
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+    drop(factory);
+    assert_eq!(result.stats.bots[0].fault_total(), 0);
+    let run = Run {
+        result,
+        reports: Vec::new(),
+        out: out.clone(),
+    };
+    assert_invariants(&run, 300);
+    let pids = pids_in_log(&out);
+    assert!(!pids.is_empty());
+    assert!(pids.iter().all(|p| gone(*p)));
+}
+
+#[test]
+fn a_dropped_player_takes_its_process_with_it() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let out = tmp("drop");
+    let bots = vec![fixture("silent.py"), "call".to_string()];
+    let opts = ExternalOptions {
+        limits: generous(),
+        sandbox: true,
+        out: out.clone(),
+        ..ExternalOptions::default()
+    };
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    let player = factory.create(0, 1).unwrap();
+    let groups = external::live_groups();
+    assert_eq!(groups.len(), 1);
+    drop(player); // as the runner does when a worker unwinds: no finish()
+    assert!(gone(groups[0]));
+    assert!(external::live_groups().is_empty());
+    drop(factory);
+    assert!(children().is_empty());
+}

@@ -1,0 +1,66 @@
+//! `pitboss check BOT`: the arena's check, printed; exit 0 only when the bot is fit.
+
+use pitboss_arena::external::{self, CheckOptions, ExternalOptions, Limits};
+use pitboss_arena::output::timestamp;
+
+use crate::args::CheckArgs;
+
+/// The bot is not fit for a tournament (the report says why).
+#[derive(Debug, thiserror::Error)]
+#[error("{0} problem(s) found")]
+pub struct NotFit(pub usize);
+
+pub fn run(args: CheckArgs) -> anyhow::Result<()> {
+    super::play::install_interrupt_handler();
+    if args.hands == 0 {
+        return Err(pitboss_arena::ConfigError {
+            key: "--hands",
+            why: "must be at least 1".into(),
+        }
+        .into());
+    }
+    if pitboss_bots::builtin(&args.against, 1).is_none() {
+        return Err(pitboss_arena::ConfigError {
+            key: "--against",
+            why: format!(
+                "unknown built-in bot `{}` ({})",
+                args.against,
+                pitboss_bots::NAMES.join(", ")
+            ),
+        }
+        .into());
+    }
+    let out = args.out.unwrap_or_else(|| {
+        std::path::PathBuf::from("results").join(format!("{}-check", timestamp()))
+    });
+    let co = CheckOptions {
+        game: args.game,
+        hands: args.hands,
+        opponent: args.against,
+        external: ExternalOptions {
+            limits: Limits {
+                decision_ms: args.decision_ms,
+                bank_ms: args.bank_ms,
+                ..Limits::default()
+            },
+            sandbox: !args.no_sandbox,
+            freeze_idle: false,
+            transcript: true,
+            out,
+        },
+    };
+    let report = external::check(&args.bot, pitboss_bots::builtin, &co).map_err(|e| {
+        pitboss_arena::ConfigError {
+            key: "BOT",
+            why: e.to_string(),
+        }
+    })?;
+    for l in &report.lines {
+        println!("{l}");
+    }
+    if report.fit() {
+        Ok(())
+    } else {
+        Err(NotFit(report.problems).into())
+    }
+}
