@@ -9,10 +9,14 @@ pub mod config;
 pub mod convert;
 pub mod output;
 pub mod player;
+pub mod ratings;
+pub mod report;
 pub mod referee;
 pub mod runner;
+pub mod sprt;
 pub mod stats;
 pub mod summary;
+pub mod tournament;
 
 pub use config::{ConfigError, MatchConfig, MatchFile};
 pub use player::{Fault, InProcess, Player};
