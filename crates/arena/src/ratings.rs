@@ -294,8 +294,16 @@ pub fn rate(n: usize, samples: &[TableSample], replicates: usize, seed: u64) -> 
     Ratings {
         bankroll_rank: ranks(&bank),
         runoff_rank: instant_runoff(n, &means),
-        bankroll: bank.iter().zip(boot_bank).map(|(v, b)| est(*v, b)).collect(),
-        rating: rating.iter().zip(boot_rating).map(|(v, b)| est(*v, b)).collect(),
+        bankroll: bank
+            .iter()
+            .zip(boot_bank)
+            .map(|(v, b)| est(*v, b))
+            .collect(),
+        rating: rating
+            .iter()
+            .zip(boot_rating)
+            .map(|(v, b)| est(*v, b))
+            .collect(),
     }
 }
 

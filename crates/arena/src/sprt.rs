@@ -182,11 +182,12 @@ mod tests {
 
     #[test]
     fn error_rates_at_the_hypotheses_stay_near_alpha_and_beta() {
-        let trials = 2000;
+        let trials: u32 = 2000;
         let (mut false_h1, mut false_h0) = (0, 0);
-        for s in 0..trials {
+        for s in 0..u64::from(trials) {
             false_h1 += u32::from(run(&CFG, 0.0, 100.0, 10, 200_000, s) == Decision::H1);
-            false_h0 += u32::from(run(&CFG, 10.0, 100.0, 10, 200_000, s + 1_000_000) == Decision::H0);
+            false_h0 +=
+                u32::from(run(&CFG, 10.0, 100.0, 10, 200_000, s + 1_000_000) == Decision::H0);
         }
         let a = f64::from(false_h1) / f64::from(trials);
         let b = f64::from(false_h0) / f64::from(trials);
@@ -194,7 +195,10 @@ mod tests {
         assert!(a < 0.075, "type I error {a}");
         assert!(b < 0.13, "type II error {b}");
         // And the test is not trivially conservative.
-        assert!(a > 0.01 && b > 0.03, "error rates {a}, {b} implausibly small");
+        assert!(
+            a > 0.01 && b > 0.03,
+            "error rates {a}, {b} implausibly small"
+        );
     }
 
     #[test]

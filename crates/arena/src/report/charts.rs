@@ -71,7 +71,9 @@ pub fn cumulative(curves: &[Curve]) -> String {
                     col.stroke_width(2),
                 ))?
                 .label(c.name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(3)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(3))
+                });
         }
         chart
             .configure_series_labels()
@@ -95,8 +97,16 @@ pub fn intervals(bars: &[Bar]) -> String {
     let res = (|| -> Result<(), Box<dyn std::error::Error>> {
         let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
         root.fill(&WHITE)?;
-        let lo = bars.iter().map(|b| b.low).filter(|x| x.is_finite()).fold(0.0, f64::min);
-        let hi = bars.iter().map(|b| b.high).filter(|x| x.is_finite()).fold(0.0, f64::max);
+        let lo = bars
+            .iter()
+            .map(|b| b.low)
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::min);
+        let hi = bars
+            .iter()
+            .map(|b| b.high)
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::max);
         let pad = ((hi - lo) * 0.05).max(1.0);
         let n = bars.len();
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();

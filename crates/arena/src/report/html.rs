@@ -31,7 +31,13 @@ fn curves(r: &Report) -> Vec<Curve> {
     let cfg = &r.plan.config;
     let n = cfg.bots.len();
     let batch = cfg.batch as usize;
-    let rounds = r.standings.tables.iter().map(|t| t.batches).max().unwrap_or(0) as usize;
+    let rounds = r
+        .standings
+        .tables
+        .iter()
+        .map(|t| t.batches)
+        .max()
+        .unwrap_or(0) as usize;
     // Per table and position: per-deal variance in game units².
     let mut out: Vec<Curve> = cfg
         .bots
@@ -56,7 +62,10 @@ fn curves(r: &Report) -> Vec<Curve> {
                         return 0.0;
                     }
                     let mean = v.iter().map(|&x| x as f64 / u).sum::<f64>() / m;
-                    v.iter().map(|&x| (x as f64 / u - mean).powi(2)).sum::<f64>() / (m - 1.0)
+                    v.iter()
+                        .map(|&x| (x as f64 / u - mean).powi(2))
+                        .sum::<f64>()
+                        / (m - 1.0)
                 })
                 .collect()
         })
@@ -92,7 +101,9 @@ fn crosstable(r: &Report, out: &mut String) {
     for (g, game) in cfg.games.iter().enumerate() {
         out.push_str(&format!("<h3>{}</h3>\n", esc(game)));
         if cfg.format == Format::HeadsUp {
-            out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">mbb/hand of row vs column</th>");
+            out.push_str(
+                "<table class=\"crosstable\"><tr><th class=\"name\">mbb/hand of row vs column</th>",
+            );
             for b in &r.bots {
                 out.push_str(&format!("<th>{}</th>", esc(&b.bot)));
             }
@@ -117,7 +128,11 @@ fn crosstable(r: &Report, out: &mut String) {
             out.push_str("</table>\n");
         } else {
             out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">bot</th><th class=\"name\">table mates</th><th>hands</th><th>mbb/hand</th><th>95% interval</th></tr>\n");
-            for p in r.pairs.iter().filter(|p| r.standings.tables[p.table].game == g) {
+            for p in r
+                .pairs
+                .iter()
+                .filter(|p| r.standings.tables[p.table].game == g)
+            {
                 out.push_str(&format!(
                     "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td class=\"{}\">{:.1}</td><td>[{:.1}, {:.1}]</td></tr>\n",
                     esc(&p.bot), esc(&p.opponent), p.hands, p.significance, p.mbb, p.low, p.high
@@ -133,7 +148,10 @@ pub fn page(r: &Report) -> String {
     let cfg = &r.plan.config;
     let mut s = String::with_capacity(1 << 16);
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
-    s.push_str(&format!("<title>{} — Pitboss leaderboard</title>\n", esc(&r.title)));
+    s.push_str(&format!(
+        "<title>{} — Pitboss leaderboard</title>\n",
+        esc(&r.title)
+    ));
     s.push_str(&format!("<style>{CSS}</style></head><body>\n"));
     s.push_str(&format!("<h1>{}</h1>\n", esc(&r.title)));
     let hands: u64 = r.bots.iter().map(|b| b.hands).sum::<u64>() / cfg.table_size as u64;

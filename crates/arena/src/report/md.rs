@@ -41,9 +41,16 @@ pub fn leaderboard(r: &Report) -> String {
         ));
     }
     s.push_str("\nIntervals of the field mean and the rating: bootstrap over duplicate deals (the same resampled deals at every table of a game), ");
-    s.push_str(&format!("{} resamples. Pairing intervals: Student t over duplicate deals.\n\n", cfg.bootstrap));
+    s.push_str(&format!(
+        "{} resamples. Pairing intervals: Student t over duplicate deals.\n\n",
+        cfg.bootstrap
+    ));
     s.push_str("## Pairings\n\n| game | bot | opponent | hands | mbb/hand [95% CI] | significant | SPRT |\n|---|---|---|---:|---:|---|---|\n");
-    for p in r.pairs.iter().filter(|p| p.position == 0 || cfg.table_size > 2) {
+    for p in r
+        .pairs
+        .iter()
+        .filter(|p| p.position == 0 || cfg.table_size > 2)
+    {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} |\n",
             p.game, p.bot, p.opponent, p.hands, p.mbb, p.low, p.high, p.significance, p.sprt

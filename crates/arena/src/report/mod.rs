@@ -115,7 +115,8 @@ impl Report {
             for p in 0..k {
                 let s = &t.stats[p];
                 let (mean, _, lo, hi) = interval(s.units, s.unit_net, s.unit_sq);
-                let (mbb, low, high) = (round3(mean * scale), round3(lo * scale), round3(hi * scale));
+                let (mbb, low, high) =
+                    (round3(mean * scale), round3(lo * scale), round3(hi * scale));
                 let opponent = t
                     .bots
                     .iter()
@@ -182,7 +183,14 @@ impl Report {
     pub fn text_table(&self) -> String {
         let mut s = format!(
             "{:<4} {:<20} {:>10} {:>26} {:>5} {:>5} {:>26} {:>6}\n",
-            "rank", "bot", "hands", "mbb/hand vs field [95%]", "bank", "irv", "rating [95%]", "faults"
+            "rank",
+            "bot",
+            "hands",
+            "mbb/hand vs field [95%]",
+            "bank",
+            "irv",
+            "rating [95%]",
+            "faults"
         );
         for b in &self.bots {
             s.push_str(&format!(
@@ -190,10 +198,16 @@ impl Report {
                 b.rank,
                 b.bot,
                 b.hands,
-                format!("{:.1} [{:.1}, {:.1}]", b.field.value, b.field.low, b.field.high),
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    b.field.value, b.field.low, b.field.high
+                ),
                 b.bankroll_rank,
                 b.runoff_rank,
-                format!("{:.1} [{:.1}, {:.1}]", b.rating.value, b.rating.low, b.rating.high),
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    b.rating.value, b.rating.low, b.rating.high
+                ),
                 b.faults
             ));
         }

@@ -183,7 +183,10 @@ impl Plan {
             }
         }
         if self.version != other.version {
-            return Some(format!("plan version {} vs {}", self.version, other.version));
+            return Some(format!(
+                "plan version {} vs {}",
+                self.version, other.version
+            ));
         }
         (self.units != other.units).then(|| "the unit lists differ".to_string())
     }

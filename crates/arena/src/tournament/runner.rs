@@ -181,7 +181,11 @@ pub fn run(
         state[i % tables].add(cfg, u);
     }
     let mine: Vec<usize> = (0..plan.units.len()).filter(|&i| shard.owns(i)).collect();
-    let todo: Vec<usize> = mine.iter().copied().filter(|i| !existing.contains(i)).collect();
+    let todo: Vec<usize> = mine
+        .iter()
+        .copied()
+        .filter(|i| !existing.contains(i))
+        .collect();
     let mut p = RunProgress {
         done: (mine.len() - todo.len()) as u64,
         total: mine.len() as u64,

@@ -40,8 +40,14 @@ impl Shard {
         let (i, n) = s
             .split_once('/')
             .ok_or_else(|| format!("`{s}`: use I/N, e.g. 0/4"))?;
-        let index: usize = i.trim().parse().map_err(|_| format!("`{s}`: I is not a number"))?;
-        let count: usize = n.trim().parse().map_err(|_| format!("`{s}`: N is not a number"))?;
+        let index: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: I is not a number"))?;
+        let count: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: N is not a number"))?;
         if count == 0 || index >= count {
             return Err(format!("`{s}`: need 0 ≤ I < N"));
         }
@@ -69,7 +75,12 @@ impl Shard {
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             let count = num("SLURM_ARRAY_TASK_COUNT")?
                 .ok_or("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")?;
-            (id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID < SLURM_ARRAY_TASK_MIN")?, count, "SLURM_ARRAY_TASK_ID")
+            (
+                id.checked_sub(min)
+                    .ok_or("SLURM_ARRAY_TASK_ID < SLURM_ARRAY_TASK_MIN")?,
+                count,
+                "SLURM_ARRAY_TASK_ID",
+            )
         } else if let Some(i) = num("JOB_COMPLETION_INDEX")? {
             let count = num("PITBOSS_SHARDS")?.ok_or(
                 "JOB_COMPLETION_INDEX is set but PITBOSS_SHARDS (the Job's completions) is not",
@@ -259,20 +270,38 @@ mod tests {
         assert!(Shard::parse("4/4").is_err());
         assert!(Shard::parse("x").is_err());
         let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |k: &str| vars.iter().find(|(a, _)| *a == k).map(|(_, v)| v.to_string())
+            move |k: &str| {
+                vars.iter()
+                    .find(|(a, _)| *a == k)
+                    .map(|(_, v)| v.to_string())
+            }
         };
-        let slurm = env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_COUNT", "4")]);
-        assert_eq!(Shard::from_env(&slurm), Ok(Some(Shard { index: 3, count: 4 })));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(
+            Shard::from_env(&slurm),
+            Ok(Some(Shard { index: 3, count: 4 }))
+        );
         let slurm1 = env(&[
             ("SLURM_ARRAY_TASK_ID", "4"),
             ("SLURM_ARRAY_TASK_MIN", "1"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ]);
-        assert_eq!(Shard::from_env(&slurm1), Ok(Some(Shard { index: 3, count: 4 })));
+        assert_eq!(
+            Shard::from_env(&slurm1),
+            Ok(Some(Shard { index: 3, count: 4 }))
+        );
         let k8s = env(&[("JOB_COMPLETION_INDEX", "2"), ("PITBOSS_SHARDS", "3")]);
-        assert_eq!(Shard::from_env(&k8s), Ok(Some(Shard { index: 2, count: 3 })));
+        assert_eq!(
+            Shard::from_env(&k8s),
+            Ok(Some(Shard { index: 2, count: 3 }))
+        );
         let bad = env(&[("JOB_COMPLETION_INDEX", "2")]);
-        assert!(Shard::from_env(&bad).unwrap_err().contains("PITBOSS_SHARDS"));
+        assert!(Shard::from_env(&bad)
+            .unwrap_err()
+            .contains("PITBOSS_SHARDS"));
         assert_eq!(Shard::from_env(&env(&[])), Ok(None));
     }
 }

@@ -71,7 +71,12 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 }
 
 /// Plays a unit: every deal of the batch in every seat rotation, bots fresh from the factory.
-pub fn play_unit(seed: u64, spec: &UnitSpec, specs: &[&str], factory: &dyn EntrantFactory) -> UnitResult {
+pub fn play_unit(
+    seed: u64,
+    spec: &UnitSpec,
+    specs: &[&str],
+    factory: &dyn EntrantFactory,
+) -> UnitResult {
     let n = spec.bots.len();
     let preset = Preset::by_name(&spec.game).expect("validated game");
     let table = TableSetup {
