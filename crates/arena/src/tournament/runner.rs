@@ -90,9 +90,12 @@ fn prepare(dir: &Path, plan: &Plan, shard: Shard, mode: RunMode) -> Result<(), T
         match plan.difference(&old) {
             None => write_plan = false,
             Some(detail) => {
-                let mut a = plan.config.clone();
-                a.bots.clone_from(&old.config.bots);
-                let same_settings = a == old.config;
+                let settings = |c: &TournamentConfig| {
+                    let mut v = serde_json::to_value(c).expect("serializes");
+                    v.as_object_mut().map(|o| o.remove("bots"));
+                    v
+                };
+                let same_settings = settings(&plan.config) == settings(&old.config);
                 if mode != RunMode::Extend || !same_settings {
                     return Err(TournamentError::PlanMismatch {
                         dir: dir.display().to_string(),
