@@ -155,6 +155,28 @@ pub fn event(e: rules::Event) -> wire::Event {
     }
 }
 
+/// A full wire event as `viewer` may see it: the wire image of `rules::Event::redacted_for`
+/// (others' face-down cards and discards hidden). The test `redaction_matches_the_rules` keeps the
+/// two in step.
+#[inline]
+pub fn redact(e: &wire::Event, viewer: u8) -> wire::Event {
+    match *e {
+        wire::Event::Deal {
+            seat, up: false, ..
+        } if seat != viewer => wire::Event::Deal {
+            seat,
+            card: None,
+            up: false,
+        },
+        wire::Event::Discard { seat, count, .. } if seat != viewer => wire::Event::Discard {
+            seat,
+            count,
+            cards: None,
+        },
+        e => e,
+    }
+}
+
 /// A wire action as a domain action. Discards of cards not held, or listed twice, are left for
 /// the rules to refuse (as illegal), except duplicates, which cannot be expressed as a set.
 pub fn action(a: &wire::Action) -> Option<rules::Action> {
@@ -195,5 +217,61 @@ pub fn game_info(g: &rules::Game) -> wire::GameInfo {
         small_bet: g.stakes.small_bet,
         big_bet: g.stakes.big_bet,
         cap: g.options.cap,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_cards::Card;
+    use pitboss_rules::{Event, RaiseKind, Share};
+
+    #[test]
+    fn redaction_matches_the_rules() {
+        let c: Card = "As".parse().unwrap();
+        let set: pitboss_cards::CardSet = [c].iter().collect();
+        let events = [
+            Event::Deal {
+                seat: Seat(0),
+                card: Some(c),
+                up: false,
+            },
+            Event::Deal {
+                seat: Seat(1),
+                card: Some(c),
+                up: true,
+            },
+            Event::Discard {
+                seat: Seat(0),
+                count: 1,
+                cards: Some(set),
+            },
+            Event::Show {
+                seat: Seat(0),
+                cards: set,
+            },
+            Event::Community { card: c },
+            Event::Raise {
+                seat: Seat(0),
+                kind: RaiseKind::Bet,
+                to: 5,
+                all_in: false,
+            },
+            Event::Award {
+                seat: Seat(1),
+                pot: 0,
+                share: Share::Low,
+                amount: 3,
+            },
+        ];
+        for e in events {
+            for viewer in 0..3u8 {
+                assert_eq!(
+                    redact(&event(e), viewer),
+                    event(e.redacted_for(Seat(viewer))),
+                    "{e:?} for seat {viewer}"
+                );
+            }
+        }
     }
 }

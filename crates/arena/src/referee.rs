@@ -21,6 +21,10 @@ pub struct SeatFault {
 /// Reusable buffers for the messages of one table, so that a hand does not allocate after warm-up.
 #[derive(Default)]
 pub struct Referee {
+    /// Boxed so that moving it in and out costs a pointer, not 1.5 KB.
+    hand: Option<Box<Hand>>,
+    /// The hand's full events on the wire, converted once; each seat gets a redacted copy.
+    wire_events: Vec<wire::Event>,
     requests: Vec<wire::ActRequest>,
     starts: Vec<wire::HandStart>,
     ends: Vec<wire::HandEnd>,
@@ -52,15 +56,28 @@ impl Referee {
         Referee::default()
     }
 
+    /// Brings the wire copies of the hand's events up to date.
+    fn sync_events(&mut self, hand: &Hand) {
+        let from = self.wire_events.len();
+        self.wire_events
+            .extend(hand.events()[from..].iter().map(|e| convert::event(*e)));
+    }
+
+    /// Sets `out` to the events from `from` on as `seat` may see them.
+    fn events_for(wire_events: &[wire::Event], from: usize, seat: u8, out: &mut Vec<wire::Event>) {
+        out.clear();
+        out.extend(wire_events[from..].iter().map(|e| convert::redact(e, seat)));
+    }
+
     /// Plays hand number `hand_no` at `table` with `players[seat]` in each seat, dealing from `deck`.
-    /// Returns the finished hand (its events and outcome are the record).
+    /// The finished hand is then [`Referee::hand`] (its events and outcome are the record).
     pub fn play(
         &mut self,
         table: &Table,
         deck: Deck,
         hand_no: u64,
         players: &mut [Box<dyn Player>],
-    ) -> Hand {
+    ) {
         let n = table.seats();
         self.faults.clear();
         self.requests.resize_with(n, Default::default);
@@ -68,7 +85,14 @@ impl Referee {
         self.ends.resize_with(n, Default::default);
         self.cursor.clear();
         self.cursor.resize(n, 0);
-        let mut hand = Hand::start(table, deck).expect("a full deck always deals");
+        self.wire_events.clear();
+        let mut hand = match self.hand.take() {
+            Some(mut h) => {
+                h.restart(table, deck).expect("a full deck always deals");
+                h
+            }
+            None => Box::new(Hand::start(table, deck).expect("a full deck always deals")),
+        };
         for (i, p) in players.iter_mut().enumerate() {
             let st = &mut self.starts[i];
             st.hand = hand_no;
@@ -88,18 +112,13 @@ impl Referee {
             let answer = if player.forfeited() {
                 Err(Fault::new(FaultKind::Forfeit, "forfeited the match"))
             } else {
+                self.sync_events(&hand);
                 let req = &mut self.requests[i];
                 self.next_id += 1;
                 req.id = self.next_id;
                 req.hand = hand_no;
-                req.events.clear();
-                let events = hand.events();
-                req.events.extend(
-                    events[self.cursor[i]..]
-                        .iter()
-                        .map(|e| convert::event(e.redacted_for(s))),
-                );
-                self.cursor[i] = events.len();
+                Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut req.events);
+                self.cursor[i] = self.wire_events.len();
                 convert::fill_view(&hand.view(s), &mut req.view);
                 req.legal = convert::legal(&legal);
                 player.act(req)
@@ -130,20 +149,14 @@ impl Referee {
                 Err(ApplyError::Deal(e)) => unreachable!("a full deck always deals: {e}"),
             }
         }
-        let net: Vec<i64> = hand.net().map(|(_, v)| v).collect();
-        let events = hand.events();
+        self.sync_events(&hand);
         for (i, p) in players.iter_mut().enumerate() {
             let s = Seat(i as u8);
             let end = &mut self.ends[i];
             end.hand = hand_no;
-            end.events.clear();
-            end.events.extend(
-                events[self.cursor[i]..]
-                    .iter()
-                    .map(|e| convert::event(e.redacted_for(s))),
-            );
+            Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut end.events);
             end.net.clear();
-            end.net.extend_from_slice(&net);
+            end.net.extend(hand.net().map(|(_, v)| v));
             if let Err(f) = p.hand_end(end) {
                 self.faults.push(SeatFault {
                     seat: s,
@@ -152,7 +165,15 @@ impl Referee {
                 });
             }
         }
-        hand
+        self.hand = Some(hand);
+    }
+
+    /// The last hand played.
+    ///
+    /// # Panics
+    /// Before the first [`Referee::play`].
+    pub fn hand(&self) -> &Hand {
+        self.hand.as_ref().expect("a hand was played")
     }
 
     fn fault(&mut self, seat: Seat, f: Fault) {

@@ -234,8 +234,9 @@ fn play_block(
         let s = slot(k, n, cfg.duplicate);
         let t = table.with_button(Seat(s.button as u8));
         players.rotate_right(s.rotation);
-        let hand = referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, &mut players);
+        referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, &mut players);
         players.rotate_left(s.rotation);
+        let hand = referee.hand();
         let events = hand.events();
         let showdown = events
             .iter()

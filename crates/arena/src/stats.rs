@@ -145,6 +145,14 @@ impl MatchStats {
         }
     }
 
+    /// Adds a finished hand for every seat in one pass over the events; `bot_at(seat)` says
+    /// which bot sat there.
+    pub fn add_hand(&mut self, events: &[Event], net: &[i64], bot_at: impl Fn(usize) -> usize) {
+        for (seat, &v) in net.iter().enumerate() {
+            self.bots[bot_at(seat)].add_hand(Seat(seat as u8), events, v);
+        }
+    }
+
     pub fn merge(&mut self, o: &MatchStats) {
         for (a, b) in self.bots.iter_mut().zip(&o.bots) {
             a.merge(b);

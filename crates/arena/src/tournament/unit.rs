@@ -116,8 +116,9 @@ pub fn play_unit(
             let s = slot(k, n, true);
             let t = table.with_button(Seat(s.button as u8));
             players.rotate_right(s.rotation);
-            let hand = referee.play(&t, deck(seed, &spec.game, s.deal), k, &mut players);
+            referee.play(&t, deck(seed, &spec.game, s.deal), k, &mut players);
             players.rotate_left(s.rotation);
+            let hand = referee.hand();
             let events = hand.events();
             for (seat, chips) in hand.net() {
                 let bot = (seat.index() + n - s.rotation) % n;

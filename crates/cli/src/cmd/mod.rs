@@ -4,13 +4,14 @@
 pub mod bots;
 pub mod eval;
 pub mod merge;
+pub mod phh;
 pub mod play;
 pub mod report;
 pub mod run;
 pub mod submit;
 pub mod tournament;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, PhhCommand};
 
 /// Runs the chosen subcommand.
 ///
@@ -25,6 +26,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(args) => report::run(args)?,
         Command::Submit(args) => submit::run(args)?,
         Command::Run(args) => run::run(args)?,
+        Command::Phh(PhhCommand::Verify(args)) => {
+            phh::verify(&args.files, args.expect_annotations)?
+        }
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
     }
     Ok(())
 }

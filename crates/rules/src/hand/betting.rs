@@ -261,9 +261,18 @@ impl<S: CardSource> Hand<S> {
             }
             Action::Raise { to } => {
                 let (kind, min_full) = self.raise_kind_and_min();
+                // The first bet of a round (or the first completion of a bring-in) opens the
+                // betting whatever its size: RULES.md's "does not reopen" is about raises. A short
+                // all-in bet therefore lets players who checked raise, without counting toward the
+                // cap or changing the raise increment.
+                let opening = kind == RaiseKind::Bet
+                    || (kind == RaiseKind::Complete && self.b.level <= self.game.stakes.bring_in);
                 let (_, all_in) = self.put(s, to - self.bet[i]);
                 self.bet[i] = to;
                 let inc = to - self.b.level;
+                if to < min_full && opening {
+                    self.b.full_seq += 1;
+                }
                 if to >= min_full {
                     if !self.fixed() {
                         let counted = if kind == RaiseKind::Bet { to } else { inc };

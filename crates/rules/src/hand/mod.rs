@@ -100,10 +100,27 @@ impl<S: CardSource> Hand<S> {
     /// # Errors
     /// [`DealError`] when the source cannot supply a card (never with a full [`Deck`]).
     pub fn start(table: &Table, source: S) -> Result<Hand<S>, DealError> {
-        let n = table.n;
-        let mut h = Hand {
+        let mut h = Hand::fresh(table, source, Vec::with_capacity(64));
+        h.deal_first()?;
+        Ok(h)
+    }
+
+    /// Starts a new hand in place of this one, reusing its event buffer (a runner playing millions
+    /// of hands then allocates nothing per hand).
+    ///
+    /// # Errors
+    /// As [`Hand::start`].
+    pub fn restart(&mut self, table: &Table, source: S) -> Result<(), DealError> {
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        *self = Hand::fresh(table, source, events);
+        self.deal_first()
+    }
+
+    fn fresh(table: &Table, source: S, events: Vec<Event>) -> Hand<S> {
+        Hand {
             game: table.game,
-            n,
+            n: table.n,
             button: table.button,
             source,
             start: table.stacks,
@@ -126,8 +143,14 @@ impl<S: CardSource> Hand<S> {
             shown: [false; MAX_SEATS],
             won: [0; MAX_SEATS],
             legal: None,
-            events: Vec::with_capacity(64),
-        };
+            events,
+        }
+    }
+
+    /// Antes, blinds or third street, up to the first decision.
+    fn deal_first(&mut self) -> Result<(), DealError> {
+        let h = self;
+        let n = h.n;
         for s in h.seats() {
             if h.game.stakes.ante > 0 {
                 let (amount, all_in) = h.put(s, h.game.stakes.ante);
@@ -158,7 +181,7 @@ impl<S: CardSource> Hand<S> {
         }
         h.start_round(0)?;
         h.legal = h.compute_legal();
-        Ok(h)
+        Ok(())
     }
 
     /// Seats at the table, in order.
