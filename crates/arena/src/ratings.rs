@@ -154,13 +154,15 @@ fn solve(mut m: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         if d.abs() < 1e-300 {
             continue;
         }
-        for r in c + 1..n {
-            let f = m[r][c] / d;
+        let (top, rest) = m.split_at_mut(c + 1);
+        let pivot = &top[c];
+        for (i, row) in rest.iter_mut().enumerate() {
+            let f = row[c] / d;
             if f != 0.0 {
-                for k in c..n {
-                    m[r][k] -= f * m[c][k];
+                for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
+                    *x -= f * p;
                 }
-                b[r] -= f * b[c];
+                b[c + 1 + i] -= f * b[c];
             }
         }
     }

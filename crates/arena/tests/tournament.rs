@@ -38,10 +38,10 @@ fn bots(specs: &[(&str, &str)]) -> Option<Vec<EntrantEntry>> {
     )
 }
 
-fn config(f: TournamentFile, out: &PathBuf) -> TournamentConfig {
+fn config(f: TournamentFile, out: &std::path::Path) -> TournamentConfig {
     TournamentConfig::from_file(
         TournamentFile {
-            out: Some(out.clone()),
+            out: Some(out.to_path_buf()),
             ..f
         },
         || unreachable!(),

@@ -217,7 +217,7 @@ pub fn run_config(
         );
         return Ok(None);
     }
-    let report = report_folders(&[cfg.out.clone()], &cfg.out)?;
+    let report = report_folders(std::slice::from_ref(&cfg.out), &cfg.out)?;
     Ok(Some(report))
 }
 
