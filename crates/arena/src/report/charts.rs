@@ -55,6 +55,8 @@ pub fn cumulative(curves: &[Curve]) -> String {
             .build_cartesian_2d(0.0..xmax, (ymin - pad)..(ymax + pad))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
             .x_desc("hands played by the bot")
             .y_desc("cumulative winnings (game units)")
             .x_label_formatter(&|x| format!("{x:.0}"))
@@ -78,6 +80,7 @@ pub fn cumulative(curves: &[Curve]) -> String {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 15))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK.mix(0.4))
             .draw()?;
@@ -117,6 +120,8 @@ pub fn intervals(bars: &[Bar]) -> String {
             .build_cartesian_2d((lo - pad)..(hi + pad), -0.5..(n as f64 - 0.5))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
             .x_desc("mbb/hand of the first bot (95% interval)")
             .y_labels(n.max(1))
             .y_label_formatter(&|y| {
