@@ -266,12 +266,18 @@ fn shards_merge_into_the_single_run_and_bad_sets_are_named() {
         .trim_end_matches(".json")
         .to_string();
     assert!(err.contains(&id) && err.contains("shard 2/3"), "{err}");
-    // Resuming the shard replays just that unit and the merge works again.
-    ok(pitboss()
-        .arg("tournament")
-        .arg("--resume")
-        .arg(shard(2))
-        .args(["--shard", "2/3"]));
+    // Resuming the shard (it knows it is shard 2/3) replays just that unit; another shard is
+    // refused; the merge works again.
+    let err = fails(
+        pitboss()
+            .arg("tournament")
+            .arg("--resume")
+            .arg(shard(2))
+            .args(["--shard", "1/3"]),
+    );
+    assert!(err.contains("is shard 2/3 but 1/3 was asked for"), "{err}");
+    let out = ok(pitboss().arg("tournament").arg("--resume").arg(shard(2)));
+    assert!(out.contains("1 units played"), "{out}");
     ok(pitboss()
         .arg("merge")
         .args([shard(0), shard(1), shard(2)])

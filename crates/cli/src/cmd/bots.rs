@@ -2,8 +2,14 @@
 //! check that `pitboss submit` runs first.
 //!
 //! Today a spec is a built-in bot name. The external-bot work (`exec:...` specs, `bot.toml`
-//! manifests, `pitboss check`) plugs in here: `check_spec` accepts its specs, `Entrants::create`
-//! starts its players, and `conformance` calls its checker — nothing else changes.
+//! manifests, `pitboss check`) plugs in here and nothing else changes:
+//! - `Entrants::new` builds its `ExternalFactory::new(specs, pitboss_bots::builtin, &opts)` over
+//!   the entrants' specs and keeps a spec → index map; `Entrants::create(spec, seed)` calls the
+//!   inner factory's `create(index, seed)` (a fresh process per unit, like a fresh block);
+//! - `check_spec` becomes `BotSpec::parse`;
+//! - `conformance` calls `external::check(spec, pitboss_bots::builtin, &CheckOptions)` and passes
+//!   when `problems == 0`, with the report's lines as the checker's report;
+//! - `bot_files` already hashes a `bot.toml`'s folder or an `exec:` command's program.
 
 use pitboss_arena::tournament::{Entrant, EntrantFactory};
 use pitboss_arena::{ConfigError, Fault, InProcess, Player};

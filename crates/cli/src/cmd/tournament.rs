@@ -248,7 +248,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
         Some(s) => Shard::parse(s).map_err(|why| cfg_err("--shard", why))?,
         None => Shard::from_env(&|k| std::env::var(k).ok())
             .map_err(|why| cfg_err("--shard (environment)", why))?
-            .unwrap_or_default(),
+            // Resuming a shard folder: its own shard.
+            .map_or_else(|| shards::read_shard(&cfg.out), Ok)?,
     };
     if let Some(report) = run_config(&cfg, shard, RunMode::Resume)? {
         print_report(&report, &cfg.out);
