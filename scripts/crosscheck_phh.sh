@@ -15,12 +15,12 @@ OUT="results/crosscheck-phh"
 rm -rf "$OUT" && mkdir -p "$OUT/pitboss" "$OUT/pokerkit"
 start=$(date +%s)
 
-cargo build -q -p pitboss-cli -p pitboss-phh --example random_hands
+cargo build -q --release -p pitboss-cli -p pitboss-phh --example random_hands
 # PokerKit -> PHH runs in the background while Pitboss writes its hands.
 "$PY" scripts/pokerkit/gen_hands.py --seed "$SEED" --hands "$HANDS" --out "$OUT/pokerkit" --jobs 2 \
   > "$OUT/gen_hands.log" &
 gen=$!
-target/debug/examples/random_hands --seed "$SEED" --hands "$HANDS" --out "$OUT/pitboss"
+target/release/examples/random_hands --seed "$SEED" --hands "$HANDS" --out "$OUT/pitboss"
 
 echo "== Pitboss -> PokerKit (replay_check.py), triple draw | stud"
 status=0
@@ -33,6 +33,6 @@ paste "$OUT/replay_td.txt" "$OUT/replay_stud.txt" | column -t -s $'\t'
 wait "$gen" || { echo "gen_hands.py failed"; cat "$OUT/gen_hands.log"; exit 1; }
 echo "== PokerKit -> Pitboss (pitboss phh verify --expect-annotations)"
 tail -n 9 "$OUT/gen_hands.log"
-target/debug/pitboss phh verify --expect-annotations "$OUT"/pokerkit/*.phhs || status=1
+target/release/pitboss phh verify --expect-annotations "$OUT"/pokerkit/*.phhs || status=1
 echo "== done in $(( $(date +%s) - start ))s (hands per game and direction: $HANDS, seed $SEED)"
 exit "$status"

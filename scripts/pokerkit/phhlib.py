@@ -319,22 +319,25 @@ def _tie_key(five, held) -> list[tuple[int, int]]:
 
 
 def rules_pots(snap: Snapshot) -> list[tuple[int, list[int]]]:
-    """Pots by contribution level, never merged: [(amount, eligible)]."""
+    """Pots as RULES.md builds them: a main pot and a side pot at each all-in level of the players
+    still in ("each all-in player is eligible only for the chips matched against their own
+    contribution"). A folded player's contribution makes no pot of its own: it goes into the pots
+    up to its size. Never merged: [(amount, eligible)]."""
     c = snap.contributions
-    levels = sorted(set(x for x in c if x > 0))
+    live = [i for i in range(len(c)) if snap.statuses[i]]
+    levels = sorted(set(c[i] for i in live if c[i] > 0))
     pots: list[tuple[int, list[int]]] = []
     prev = 0
     for level in levels:
         amount = sum(min(x, level) - min(x, prev) for x in c)
-        eligible = [i for i, x in enumerate(c)
-                    if x >= level and snap.statuses[i]]
+        eligible = [i for i in live if c[i] >= level]
         if amount:
-            if eligible:
-                pots.append((amount, eligible))
-            elif pots:  # nobody left for this layer: fold it down
-                a, e = pots[-1]
-                pots[-1] = (a + amount, e)
+            pots.append((amount, eligible))
         prev = level
+    above = sum(max(0, x - prev) for x in c)
+    if above and pots:
+        a, e = pots[-1]
+        pots[-1] = (a + above, e)
     return pots
 
 
@@ -395,9 +398,9 @@ def merged_pots_differ(snap: Snapshot) -> bool:
     """PokerKit merges adjacent pots whose eligible players (after
     folds, mucks and its own hand killing) are the same."""
     live = snap.live if snap.live is not None else snap.statuses
-    pots = rules_pots(Snapshot(live, snap.contributions, snap.stacks,
-                               snap.hands))
-    return any(pots[j][1] == pots[j + 1][1] for j in range(len(pots) - 1))
+    pokerkit = rules_pots(Snapshot(live, snap.contributions, snap.stacks,
+                                   snap.hands))
+    return [a for a, _ in pokerkit] != [a for a, _ in rules_pots(snap)]
 
 
 def no_low_side_pot(snap: Snapshot) -> bool:

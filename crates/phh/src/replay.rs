@@ -49,7 +49,8 @@ pub struct Rejection {
     /// The offending action; `None` for the end of the hand (unfinished, or stacks differ).
     pub action: Option<ActionRef>,
     pub reason: String,
-    /// The RULES.md known difference with PokerKit 0.7.7 the situation matches (1-7).
+    /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as RULES.md lists them,
+    /// 8 found by the cross-check (see the README).
     pub known: Option<u8>,
 }
 
@@ -508,6 +509,16 @@ impl Run<'_> {
                     let a = match action {
                         PhhAction::Fold { .. } => Action::Fold,
                         PhhAction::BringIn { .. } => Action::BringIn,
+                        // PokerKit lets a bring-in player whose stack does not cover the
+                        // bring-in "complete" all-in for what they have: that is a short
+                        // bring-in post here.
+                        PhhAction::RaiseTo { to, .. }
+                            if legal.is_some_and(|l| {
+                                l.raise.is_none() && l.bring_in.is_some_and(|b| hand.view(l.seat).bet(l.seat) + b == to)
+                            }) =>
+                        {
+                            Action::BringIn
+                        }
                         PhhAction::RaiseTo { to, .. } => Action::Raise { to },
                         _ if legal.is_some_and(|l| l.check) => Action::Check,
                         _ => Action::Call,
@@ -707,6 +718,20 @@ impl Run<'_> {
             return r;
         }
         let Some((_, e)) = refused else { return r };
+        if matches!(e.action, Action::Raise { .. })
+            && matches!(e.reason, Reason::CannotRaise(why) if why.starts_with("you already acted"))
+            && self.pokerkit_full_short_raise(round_events(events))
+        {
+            r.known = Some(8);
+            r.reason = format!(
+                "known difference 8 with PokerKit 0.7.7 (found by this cross-check, not in \
+                 RULES.md's list): PokerKit counts a raise as full when it is at least the largest \
+                 raise so far this round (the first raise over the blinds, or one after a short \
+                 all-in bet, of any size), so it reopens raising; RULES.md does not ({})",
+                r.reason
+            );
+            return r;
+        }
         if !matches!(e.action, Action::Raise { .. }) || self.game.structure != Structure::FixedLimit
         {
             return r;
@@ -740,6 +765,55 @@ impl Run<'_> {
             );
         }
         r
+    }
+
+    /// Whether this round had a raise that PokerKit counts as full (at least the largest raise
+    /// so far this round, starting from zero) but RULES.md does not (smaller than a full raise).
+    fn pokerkit_full_short_raise(&self, round: &[Event]) -> bool {
+        let st = &self.game.stakes;
+        let fixed = self.game.structure == Structure::FixedLimit;
+        let r = round
+            .iter()
+            .find_map(|e| match e {
+                Event::Round { round } => Some(*round),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let min_full = if fixed {
+            self.game.limit_bet(r)
+        } else {
+            self.game.min_bet()
+        };
+        let mut level = 0;
+        let mut pk_max = 0;
+        let mut rules_inc = min_full;
+        for e in round {
+            match *e {
+                Event::Blind { blind: Blind::Big, .. } => level = level.max(st.big_blind),
+                Event::BringIn { .. } => level = level.max(st.bring_in),
+                Event::Raise { to, .. } => {
+                    let inc = to.saturating_sub(level);
+                    let rules_full = if level == 0 || (self.game.variant == Variant::StudHiLo
+                        && r == 0
+                        && level <= st.bring_in)
+                    {
+                        true
+                    } else {
+                        inc >= rules_inc
+                    };
+                    if inc >= pk_max && !rules_full {
+                        return true;
+                    }
+                    if rules_full && !fixed {
+                        rules_inc = rules_inc.max(inc);
+                    }
+                    pk_max = pk_max.max(inc);
+                    level = level.max(to);
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     fn short_all_in_raise(&self, round: &[Event]) -> bool {
