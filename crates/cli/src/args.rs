@@ -132,7 +132,7 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub bootstrap: Option<usize>,
     /// Early stopping per pairing: M0,M1[,ALPHA,BETA] in mbb/hand (α = β = 0.05 by default).
-    #[arg(long, value_name = "M0,M1[,A,B]")]
+    #[arg(long, value_name = "M0,M1[,A,B]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// Worker threads [default: the number of cores].
     #[arg(long)]
