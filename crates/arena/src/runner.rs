@@ -268,7 +268,12 @@ fn play_block(
                 names: Some(&names_by_seat),
                 hand: Some(k as i64 + 1),
             };
-            let _ = write!(phhs, "[{}]\n{}\n", k + 1, pitboss_phh::to_toml(&pitboss_phh::phh_from_events(&rec)));
+            let _ = write!(
+                phhs,
+                "[{}]\n{}\n",
+                k + 1,
+                pitboss_phh::to_toml(&pitboss_phh::phh_from_events(&rec))
+            );
         }
         let showdown = events
             .iter()

@@ -514,7 +514,9 @@ impl Run<'_> {
                         // bring-in post here.
                         PhhAction::RaiseTo { to, .. }
                             if legal.is_some_and(|l| {
-                                l.raise.is_none() && l.bring_in.is_some_and(|b| hand.view(l.seat).bet(l.seat) + b == to)
+                                l.raise.is_none()
+                                    && l.bring_in
+                                        .is_some_and(|b| hand.view(l.seat).bet(l.seat) + b == to)
                             }) =>
                         {
                             Action::BringIn
@@ -789,13 +791,16 @@ impl Run<'_> {
         let mut rules_inc = min_full;
         for e in round {
             match *e {
-                Event::Blind { blind: Blind::Big, .. } => level = level.max(st.big_blind),
+                Event::Blind {
+                    blind: Blind::Big, ..
+                } => level = level.max(st.big_blind),
                 Event::BringIn { .. } => level = level.max(st.bring_in),
                 Event::Raise { to, .. } => {
                     let inc = to.saturating_sub(level);
-                    let rules_full = if level == 0 || (self.game.variant == Variant::StudHiLo
-                        && r == 0
-                        && level <= st.bring_in)
+                    let rules_full = if level == 0
+                        || (self.game.variant == Variant::StudHiLo
+                            && r == 0
+                            && level <= st.bring_in)
                     {
                         true
                     } else {

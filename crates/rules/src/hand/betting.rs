@@ -333,9 +333,7 @@ impl<S: CardSource> Hand<S> {
             return Ok(());
         }
         let n = self.n;
-        let next = self.first_from(s.next(n), |o| {
-            self.needs_action(o)
-        });
+        let next = self.first_from(s.next(n), |o| self.needs_action(o));
         match next {
             Some(o) => {
                 self.to_act = Some(o);
