@@ -1,61 +1,80 @@
-//! Bot specs for tournaments and submissions: the factory that starts them and the conformance
-//! check that `pitboss submit` runs first.
-//!
-//! Today a spec is a built-in bot name. The external-bot work (`exec:...` specs, `bot.toml`
-//! manifests, `pitboss check`) plugs in here and nothing else changes:
-//! - `Entrants::new` builds its `ExternalFactory::new(specs, pitboss_bots::builtin, &opts)` over
-//!   the entrants' specs and keeps a spec → index map; `Entrants::create(spec, seed)` calls the
-//!   inner factory's `create(index, seed)` (a fresh process per unit, like a fresh block);
-//! - `check_spec` becomes `BotSpec::parse`;
-//! - `conformance` calls `external::check(spec, pitboss_bots::builtin, &CheckOptions)` and passes
-//!   when `problems == 0`, with the report's lines as the checker's report;
-//! - `bot_files` already hashes a `bot.toml`'s folder or an `exec:` command's program.
+//! Bot specs for tournaments and submissions: the factory that starts them (built-in bots
+//! in-process, `exec:` and `bot.toml` bots as supervised processes) and the conformance check that
+//! `pitboss submit` runs first (the same as `pitboss check`).
 
+use std::collections::HashMap;
+use std::path::Path;
+
+use pitboss_arena::external::{self, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
 use pitboss_arena::tournament::{Entrant, EntrantFactory};
-use pitboss_arena::{ConfigError, Fault, InProcess, Player};
+use pitboss_arena::{BotFactory, ConfigError, Fault, Player};
+
+fn is_builtin(s: &str) -> bool {
+    pitboss_bots::builtin(s, 1).is_some()
+}
 
 /// Whether a spec can be started, naming the flag/key otherwise.
 ///
 /// # Errors
-/// A [`ConfigError`] for an unknown spec.
+/// A [`ConfigError`] for a spec that is not a built-in name, an `exec:` command or a manifest.
 pub fn check_spec(spec: &str) -> Result<(), ConfigError> {
-    if pitboss_bots::builtin(spec, 0).is_some() {
-        return Ok(());
-    }
-    Err(ConfigError {
-        key: "--bot / bots",
-        why: format!(
-            "unknown bot `{spec}` (built-in bots: {}; external bots arrive with `pitboss check`)",
-            pitboss_bots::NAMES.join(", ")
-        ),
-    })
+    BotSpec::parse(spec, &is_builtin)
+        .map(|_| ())
+        .map_err(|e| ConfigError {
+            key: "--bot / bots",
+            why: format!(
+                "{e} (built-in bots: {}; or exec:COMMAND, or a bot.toml path)",
+                pitboss_bots::NAMES.join(", ")
+            ),
+        })
 }
 
-/// Starts the field's bots from their specs.
-pub struct Entrants;
+/// Starts the field's bots from their specs; external bots write their logs under `out/bots/`.
+pub struct Entrants {
+    factory: ExternalFactory,
+    index: HashMap<String, usize>,
+}
 
 impl Entrants {
-    /// Checks every entrant's spec.
+    /// Checks and prepares every entrant's spec (building external bots that have a build
+    /// command).
     ///
     /// # Errors
-    /// The first unknown spec.
-    pub fn new(bots: &[Entrant]) -> Result<Entrants, ConfigError> {
-        for b in bots {
-            check_spec(&b.spec)?;
+    /// The first spec that cannot be used.
+    pub fn new(bots: &[Entrant], out: &Path) -> Result<Entrants, ConfigError> {
+        let specs: Vec<String> = bots.iter().map(|b| b.spec.clone()).collect();
+        for s in &specs {
+            check_spec(s)?;
         }
-        Ok(Entrants)
+        let opts = ExternalOptions {
+            sandbox: true,
+            out: out.to_path_buf(),
+            ..ExternalOptions::default()
+        };
+        let factory = ExternalFactory::new(&specs, pitboss_bots::builtin, &opts).map_err(|e| {
+            ConfigError {
+                key: "--bot / bots",
+                why: e.to_string(),
+            }
+        })?;
+        let index = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i))
+            .collect();
+        Ok(Entrants { factory, index })
     }
 }
 
 impl EntrantFactory for Entrants {
     fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault> {
-        let bot = pitboss_bots::builtin(spec, seed).ok_or_else(|| {
+        let i = *self.index.get(spec).ok_or_else(|| {
             Fault::new(
                 pitboss_protocol::FaultKind::Crash,
                 format!("unknown bot {spec}"),
             )
         })?;
-        Ok(Box::new(InProcess(bot)))
+        self.factory.create(i, seed)
     }
 }
 
@@ -65,17 +84,34 @@ pub struct CheckReport {
     pub report: String,
 }
 
-/// Runs the conformance check on a spec (the hook for `pitboss check`): built-in bots pass; other
-/// specs are refused until external bots are available.
+/// Runs the conformance check of `pitboss check` on a spec: built-in bots pass (their tests are
+/// their conformance); others must pass the handshake and a short match in every game they claim.
 pub fn conformance(spec: &str) -> CheckReport {
-    match check_spec(spec) {
-        Ok(()) => CheckReport {
+    if is_builtin(spec) {
+        return CheckReport {
             passed: true,
             report: format!("{spec}: built-in bot, conformance guaranteed by its tests"),
+        };
+    }
+    let out = std::env::temp_dir().join(format!("pitboss-submit-check-{}", std::process::id()));
+    let co = CheckOptions {
+        game: None,
+        hands: 200,
+        opponent: "random".into(),
+        external: ExternalOptions {
+            sandbox: true,
+            out,
+            ..ExternalOptions::default()
+        },
+    };
+    match external::check(spec, pitboss_bots::builtin, &co) {
+        Ok(rep) => CheckReport {
+            passed: rep.fit(),
+            report: rep.lines.join("\n"),
         },
         Err(e) => CheckReport {
             passed: false,
-            report: e.why,
+            report: e.to_string(),
         },
     }
 }

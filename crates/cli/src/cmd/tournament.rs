@@ -192,7 +192,7 @@ pub fn run_config(
     shard: Shard,
     mode: RunMode,
 ) -> anyhow::Result<Option<Report>> {
-    let factory = Entrants::new(&cfg.bots)?;
+    let factory = Entrants::new(&cfg.bots, &cfg.out)?;
     tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
     let progress = Progress::new();
     let started = std::time::Instant::now();
