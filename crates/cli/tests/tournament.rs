@@ -333,7 +333,7 @@ fn submit_ranks_a_bot_and_reuses_the_others_results() {
             .arg(&reg),
     );
     assert!(
-        err.contains("refused") && err.contains("unknown bot"),
+        err.contains("refused") && err.contains("neither a built-in bot"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&reg);
@@ -366,4 +366,20 @@ fn bad_tournament_flags_are_named() {
         "3/3",
     ]));
     assert!(err.contains("--shard"), "{err}");
+}
+
+#[test]
+fn submit_ranks_the_python_example_bot() {
+    let reg = tmp("registry-python");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple/bot.toml");
+    let out = ok(pitboss()
+        .arg("submit")
+        .arg(&manifest)
+        .args(["--name", "pysimple", "--registry"])
+        .arg(&reg));
+    assert!(out.contains("conformance check passed"), "{out}");
+    assert!(out.contains("pysimple ranks"), "{out}");
+    let board = std::fs::read_to_string(reg.join("tournament/leaderboard.csv")).unwrap();
+    assert!(board.contains("pysimple"), "{board}");
+    let _ = std::fs::remove_dir_all(&reg);
 }
