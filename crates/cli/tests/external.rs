@@ -50,7 +50,11 @@ fn check(bot: &str, extra: &[&str], name: &str) -> (Output, String) {
 #[test]
 fn check_passes_the_python_example() {
     let bot = root().join("bots/python/simple/bot.toml");
-    let (out, text) = check(bot.to_str().unwrap(), &["--hands", "100"], "py");
+    let (out, text) = check(
+        bot.to_str().unwrap(),
+        &["--hands", "100", "--decision-ms", "10000"],
+        "py",
+    );
     assert!(out.status.success(), "{text}");
     assert!(text.contains("FIT for a tournament"), "{text}");
     assert!(
