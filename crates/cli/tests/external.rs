@@ -74,7 +74,7 @@ fn check_passes_the_rust_example() {
     }
     let (out, text) = check(
         &format!("exec:{}", exe.display()),
-        &["--hands", "100"],
+        &["--hands", "100", "--decision-ms", "10000"],
         "rs",
     );
     assert!(out.status.success(), "{text}");
