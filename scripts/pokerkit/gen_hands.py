@@ -9,7 +9,9 @@ OUT/<code>.phhs with `finishing_stacks`.  Each hand also carries:
 
   _pitboss_expect      "verify" | "reject" | "settle"
   _pitboss_differences list of RULES.md "Known differences" the hand hits
-                       ("difference-1" ... "difference-7")
+                       ("difference-1" ... "difference-7" as RULES.md
+                       lists them; 8 and 9 found by the cross-check, see
+                       notes.md)
   _pitboss_finishing_stacks  (only with "settle") the stacks RULES.md gives
 
 so that `pitboss phh verify` must verify every "verify" hand, reject every
@@ -48,7 +50,7 @@ ST_ANTE, ST_BRING, ST_SMALL, ST_BIG = 5, 5, 20, 40
 # Kinds for which the Pitboss referee must refuse the hand (PokerKit allowed
 # something RULES.md does not) vs. settle it differently.
 REJECT_KINDS = {'difference-1', 'difference-2', 'difference-3',
-                'difference-5'}
+                'difference-5', 'difference-8', 'difference-9'}
 SETTLE_KINDS = {'difference-4', 'difference-6'}
 
 
@@ -104,6 +106,13 @@ class Tracker:
         self.rules_raises = 0              # bet + full raises (RULES)
         self.short_counted = False         # a short all-in raise this street
         self.reshuffles = 0
+        # RULES.md reopening model of the street (difference 8): the level,
+        # the full raise increment, a counter of full (or opening) bets and,
+        # per player, the counter and level when they last acted.
+        self.level = 0
+        self.full_inc = 0
+        self.full_seq = 0
+        self.acted: dict[int, tuple[int, int]] = {}
 
     def new_street(self, state):
         self.street = state.street_index
@@ -111,11 +120,52 @@ class Tracker:
         self.short_counted = False
         self.draw_discards = {}
         self.served = set()
+        unit = (ST_SMALL if self.street < 2 else ST_BIG) if self.stud else (
+            TD_SMALL if self.street < 2 else TD_BIG)
+        self.full_inc = unit if self.fixed else (ST_SMALL if self.stud else TD_BLINDS[1])
+        self.level = TD_BLINDS[1] if (not self.stud and self.street == 0) else 0
+        self.full_seq = 0
+        self.acted = {}
         if self.street == 0:
             if not self.stud:
                 bb = 0 if state.player_count == 2 else 1
                 if state.bets[bb] < TD_BLINDS[1]:
                     self.short_forced = bb
+                    # RULES.md keeps the full blind as the level: who must act
+                    # and what they owe differ from PokerKit from here on.
+                    self.kinds.add('difference-5')
+
+    def closed(self, i: int) -> bool:
+        """RULES.md: player i already acted and no full raise (or short ones
+        adding up to one) came since, so they may not raise."""
+        if i not in self.acted:
+            return False
+        seq, level = self.acted[i]
+        return seq == self.full_seq and self.level - level < self.full_inc
+
+    def on_action(self, i: int, kind: str, amt) -> None:
+        """Updates the reopening model after player i's action."""
+        if kind == 'pb':
+            self.level = ST_BRING
+        elif kind == 'cbr':
+            opening = self.level == 0 or (self.stud and self.street == 0
+                                          and self.level <= ST_BRING)
+            if self.level == 0:
+                min_full = self.full_inc if self.fixed else (
+                    ST_SMALL if self.stud else TD_BLINDS[1])
+            elif opening:
+                min_full = ST_SMALL
+            else:
+                min_full = self.level + self.full_inc
+            if amt >= min_full:
+                if not self.fixed:
+                    counted = amt if self.level == 0 else amt - self.level
+                    self.full_inc = max(self.full_inc, counted)
+                self.full_seq += 1
+            elif opening:
+                self.full_seq += 1
+            self.level = max(self.level, amt)
+        self.acted[i] = (self.full_seq, self.level)
 
 
 def random_discard(rng, hole):
@@ -254,6 +304,15 @@ def play_hand(code: str, seed: int, index: int):
                         and state.stacks[i] < ST_BRING):
                     tr.short_forced = i
                 kind, amt = choose_action(state, tr, rng)
+                if kind == 'cbr' and tr.closed(i):
+                    tr.kinds.add('difference-8')
+                if (kind == 'cbr' and state.can_post_bring_in()
+                        and state.stacks[i] <= ST_BRING):
+                    # PokerKit's all-in "completion" for no more than the
+                    # bring-in (a bring-in here) prices the next completion
+                    # as a raise over it (conservative: may still verify).
+                    tr.kinds.add('difference-9')
+                tr.on_action(i, kind, amt)
                 if (tr.street == 0 and tr.short_forced is not None
                         and i != tr.short_forced and kind in ('cc', 'cbr')
                         and kind != 'pb'):

@@ -197,6 +197,8 @@ class Snapshot:
     contributions: list[int]
     stacks: list[int]
     hands: list[list[Any]]  # hands[k][i]: hand of type k of player i or None
+    # every card each player plays with (hole cards and board), for odd chips
+    cards: list[list[Any]] | None = None
     # statuses after PokerKit killed the hands that cannot win anything
     # (PokerKit builds its pots from these, merging equal eligibility)
     live: list[bool] | None = None
@@ -206,8 +208,12 @@ def take_snapshot(state: State) -> Snapshot:
     n = state.player_count
     hands = [[state.get_hand(i, 0, k) for i in range(n)]
              for k in range(state.hand_type_count)]
+    board = []
+    for b in state.board_cards:
+        board.extend(b if isinstance(b, (list, tuple)) else [b])
+    cards = [list(filter(None, state.hole_cards[i])) + board for i in range(n)]
     return Snapshot(list(state.statuses), [-p for p in state.payoffs],
-                    list(state.stacks), hands)
+                    list(state.stacks), hands, cards=cards)
 
 
 def finish(state: State) -> Snapshot | None:
@@ -297,23 +303,41 @@ def _card_key(card) -> tuple[int, int]:
     return RANKS.index(card.rank.value), SUITS.index(card.suit.value)
 
 
+def _tie_key(five, held) -> list[tuple[int, int]]:
+    """The tied five's cards, highest first, each rank taken with the best
+    suits the player holds in that rank (RULES.md stud odd chip)."""
+    keys = sorted(map(_card_key, five), reverse=True)
+    if held is None:
+        return keys
+    ranks = [r for r, _ in keys]
+    out = []
+    for r in sorted(set(ranks), reverse=True):
+        suits = sorted((sk for rk, sk in map(_card_key, held) if rk == r),
+                       reverse=True)
+        out.extend((r, sk) for sk in suits[:ranks.count(r)])
+    return sorted(out, reverse=True)
+
+
 def rules_pots(snap: Snapshot) -> list[tuple[int, list[int]]]:
-    """Pots by contribution level, never merged: [(amount, eligible)]."""
+    """Pots as RULES.md builds them: a main pot and a side pot at each all-in level of the players
+    still in ("each all-in player is eligible only for the chips matched against their own
+    contribution"). A folded player's contribution makes no pot of its own: it goes into the pots
+    up to its size. Never merged: [(amount, eligible)]."""
     c = snap.contributions
-    levels = sorted(set(x for x in c if x > 0))
+    live = [i for i in range(len(c)) if snap.statuses[i]]
+    levels = sorted(set(c[i] for i in live if c[i] > 0))
     pots: list[tuple[int, list[int]]] = []
     prev = 0
     for level in levels:
         amount = sum(min(x, level) - min(x, prev) for x in c)
-        eligible = [i for i, x in enumerate(c)
-                    if x >= level and snap.statuses[i]]
+        eligible = [i for i in live if c[i] >= level]
         if amount:
-            if eligible:
-                pots.append((amount, eligible))
-            elif pots:  # nobody left for this layer: fold it down
-                a, e = pots[-1]
-                pots[-1] = (a + amount, e)
+            pots.append((amount, eligible))
         prev = level
+    above = sum(max(0, x - prev) for x in c)
+    if above and pots:
+        a, e = pots[-1]
+        pots[-1] = (a + above, e)
     return pots
 
 
@@ -355,8 +379,14 @@ def settle(snap: Snapshot, stud: bool, odd_chip: str = 'rules',
                 out[winners[0]] += r
                 continue
             if stud and cands:
-                order = sorted(winners, key=lambda i: max(
-                    map(_card_key, hands[i].cards)), reverse=True)
+                # Highest card of the tied five first; when that card is the
+                # same (the shared stud community card), the next highest,
+                # and so on, as the Pitboss engine does.
+                # Among equal-ranked cards a player holds, the best suit
+                # counts (PokerKit's hand object may pick either one).
+                order = sorted(winners, key=lambda i: _tie_key(
+                    hands[i].cards, snap.cards[i] if snap.cards else None),
+                    reverse=True)
             else:
                 order = winners  # seat order from the left of the button
             for j in range(r):
@@ -368,9 +398,9 @@ def merged_pots_differ(snap: Snapshot) -> bool:
     """PokerKit merges adjacent pots whose eligible players (after
     folds, mucks and its own hand killing) are the same."""
     live = snap.live if snap.live is not None else snap.statuses
-    pots = rules_pots(Snapshot(live, snap.contributions, snap.stacks,
-                               snap.hands))
-    return any(pots[j][1] == pots[j + 1][1] for j in range(len(pots) - 1))
+    pokerkit = rules_pots(Snapshot(live, snap.contributions, snap.stacks,
+                                   snap.hands))
+    return [a for a, _ in pokerkit] != [a for a, _ in rules_pots(snap)]
 
 
 def no_low_side_pot(snap: Snapshot) -> bool:

@@ -95,6 +95,7 @@ struct Block {
     index: u64,
     stats: MatchStats,
     hands_csv: Vec<u8>,
+    phhs: Vec<u8>,
 }
 
 /// Hands per block: a multiple of `n²` (so rotations and duplicate units never straddle blocks).
@@ -110,7 +111,8 @@ fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ 
     }
 }
 
-/// Runs a match, writing `config.toml`, `summary.csv` and (with `history`) `hands.csv` into
+/// Runs a match, writing `config.toml`, `summary.csv` and (with `history`) `hands.csv` and the
+/// PHH hand histories `hands.phhs` (hand `k` of the match is table `[k]`) into
 /// `cfg.out`. `progress` is called after each block with the totals so far.
 ///
 /// # Errors
@@ -132,6 +134,12 @@ pub fn run_match(
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::sync_channel::<Block>(cfg.threads * 2);
     let hands_path = cfg.out.join("hands.csv");
+    let phhs_path = cfg.out.join("hands.phhs");
+    let mut phhs_file = if cfg.history {
+        Some(AtomicFile::create(&phhs_path).map_err(io(&phhs_path))?)
+    } else {
+        None
+    };
     let mut hands_file = if cfg.history {
         let mut f = AtomicFile::create(&hands_path).map_err(io(&hands_path))?;
         f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults\n")
@@ -167,6 +175,9 @@ pub fn run_match(
                 if let Some(f) = hands_file.as_mut() {
                     f.write_all(&block.hands_csv).map_err(io(&hands_path))?;
                 }
+                if let Some(f) = phhs_file.as_mut() {
+                    f.write_all(&block.phhs).map_err(io(&phhs_path))?;
+                }
                 done = ((want + 1) * bsize).min(cfg.hands);
                 progress(&total, done);
                 want += 1;
@@ -176,6 +187,9 @@ pub fn run_match(
     })?;
     if let Some(f) = hands_file {
         f.commit().map_err(io(&hands_path))?;
+    }
+    if let Some(f) = phhs_file {
+        f.commit().map_err(io(&phhs_path))?;
     }
     let unit = cfg.game().unit();
     let per_unit = if cfg.duplicate { n as u64 } else { 1 };
@@ -227,6 +241,10 @@ fn play_block(
     }
     let mut referee = Referee::new();
     let mut hands_csv = Vec::new();
+    let mut phhs = Vec::new();
+    let mut names_by_seat = vec![String::new(); n];
+    let stacks: Vec<u64> = (0..n).map(|s| table.stack(Seat(s as u8))).collect();
+    let game = *table.game();
     let mut unit_net = vec![0i64; n];
     let first = b * bsize;
     let last = ((b + 1) * bsize).min(cfg.hands);
@@ -238,6 +256,25 @@ fn play_block(
         players.rotate_left(s.rotation);
         let hand = referee.hand();
         let events = hand.events();
+        if cfg.history {
+            for (seat, name) in names_by_seat.iter_mut().enumerate() {
+                name.clone_from(&cfg.bots[(seat + n - s.rotation) % n]);
+            }
+            let rec = pitboss_phh::HandRecord {
+                game: &game,
+                stacks: &stacks,
+                button: s.button,
+                events,
+                names: Some(&names_by_seat),
+                hand: Some(k as i64 + 1),
+            };
+            let _ = write!(
+                phhs,
+                "[{}]\n{}\n",
+                k + 1,
+                pitboss_phh::to_toml(&pitboss_phh::phh_from_events(&rec))
+            );
+        }
         let showdown = events
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
@@ -284,6 +321,7 @@ fn play_block(
         index: b,
         stats,
         hands_csv,
+        phhs,
     }
 }
 

@@ -19,6 +19,9 @@ pub enum Command {
     /// Play a match between bots and write statistics (summary.csv) to an output folder.
     #[command(after_long_help = MATCH_HELP, after_help = MATCH_HELP)]
     Match(MatchArgs),
+    /// PHH hand histories: verify them through the referee, or show them.
+    #[command(subcommand)]
+    Phh(PhhCommand),
     /// Check that a bot is fit for a tournament: handshake, then a short match in every game it
     /// claims; says what is wrong and exits 0 only when nothing is.
     #[command(after_long_help = CHECK_HELP, after_help = CHECK_HELP)]
@@ -129,6 +132,50 @@ pub struct MatchArgs {
     /// External bots: write every line exchanged, timestamped, to <out>/transcripts/.
     #[arg(long)]
     pub transcript: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PhhCommand {
+    /// Replay every hand of .phh/.phhs files through the referee.
+    #[command(after_long_help = PHH_VERIFY_HELP, after_help = PHH_VERIFY_HELP)]
+    Verify(PhhVerifyArgs),
+    /// Render hands for a person: seats, cards, actions with pots, draws, showdown, winners.
+    Show(PhhShowArgs),
+}
+
+const PHH_VERIFY_HELP: &str = r#"Every action must be legal for the referee and, where a hand gives
+`finishing_stacks`, the referee's must equal them. Prints `N hands verified` and exits 0, or names
+the first bad hand (file, hand, action index in `actions` and its text) and the reason; when the
+situation is one of RULES.md's known differences with PokerKit 0.7.7, the reason says so.
+Variant codes: F2L3D, F7S/8 (PHH), P2L3D, N2L3D, P7S/8, N7S/8 (Pitboss, registered in PokerKit by
+scripts/pokerkit/phhlib.py). `??` cards are replayed with stand-ins (see crates/phh/README.md).
+
+With --expect-annotations, hands written by scripts/pokerkit/gen_hands.py are checked against
+their `_pitboss_expect` labels and a cross-check summary is printed.
+
+Exit codes: 0 all verified, 1 failure (I/O), 2 bad usage, 3 malformed file (TOML, field, unknown
+variant, unparsable action), 4 a hand is not verified (or a cross-check disagreement)."#;
+
+#[derive(Debug, clap::Args)]
+pub struct PhhVerifyArgs {
+    /// Check `_pitboss_expect` labels (verify/reject/settle) instead of requiring every hand to verify.
+    #[arg(long)]
+    pub expect_annotations: bool,
+
+    /// .phh or .phhs files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PhhShowArgs {
+    /// Show only the N-th hand of the file (1-based, in file order).
+    #[arg(long, value_name = "N")]
+    pub hand: Option<usize>,
+
+    /// A .phh or .phhs file.
+    #[arg(value_name = "FILE")]
+    pub file: String,
 }
 
 const EVAL_HELP: &str = r#"Output, one JSON object per holding:

@@ -11,10 +11,16 @@ pub const USAGE: u8 = 2;
 /// Bad input data: a holding with an unknown or duplicate card or the wrong number of cards.
 pub const BAD_INPUT: u8 = 3;
 
+/// `pitboss phh verify`: a hand is not verified (or a cross-check disagreement).
+pub const NOT_VERIFIED: u8 = 4;
+
 /// The exit code for an error that ended a command.
 pub fn for_error(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
         return USAGE;
+    }
+    if let Some(e) = err.downcast_ref::<crate::cmd::phh::PhhFailed>() {
+        return e.code;
     }
     match err.downcast_ref::<EvalError>() {
         Some(EvalError::Holding { .. }) => BAD_INPUT,

@@ -3,9 +3,10 @@
 
 pub mod check;
 pub mod eval;
+pub mod phh;
 pub mod play;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, PhhCommand};
 
 /// Runs the chosen subcommand.
 ///
@@ -15,6 +16,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,
+        Command::Phh(PhhCommand::Verify(args)) => {
+            phh::verify(&args.files, args.expect_annotations)?
+        }
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
         Command::Check(args) => check::run(args)?,
     }
     Ok(())

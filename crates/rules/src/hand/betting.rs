@@ -36,6 +36,9 @@ pub(crate) struct Round {
     pub aggressor: Option<Seat>,
     /// Who acted first this round (the start of the showdown order when nobody bet).
     pub first: Option<Seat>,
+    /// Players not asked this round unless they owe chips: at its start they had already put in
+    /// as much as any other player could ever match (as PokerKit decides it).
+    pub settled: [bool; MAX_SEATS],
 }
 
 impl<S: CardSource> Hand<S> {
@@ -82,21 +85,22 @@ impl<S: CardSource> Hand<S> {
                 self.first_from(best, |s| self.can_act(s))
             }
         };
-        let actors = self.seats().filter(|s| self.can_act(*s)).count();
-        let only_one_matched = actors == 1
-            && self
-                .seats()
-                .find(|s| self.can_act(*s))
-                .is_some_and(|s| self.bet[s.index()] >= self.b.level);
+        self.mark_settled();
         let stud3 = self.game.variant == Variant::StudHiLo && r == 0;
+        let first = if stud3 {
+            let actors = self.seats().filter(|s| self.can_act(*s)).count();
+            first.filter(|_| actors >= 2)
+        } else {
+            first.and_then(|f| self.first_from(f, |s| self.needs_action(s)))
+        };
         match first {
-            Some(f) if actors >= 2 || (actors == 1 && !only_one_matched && !stud3) => {
+            Some(f) => {
                 self.b.bring_in_due = stud3;
                 self.b.first = Some(f);
                 self.to_act = Some(f);
                 Ok(())
             }
-            _ => self.end_round(),
+            None => self.end_round(),
         }
     }
 
@@ -112,6 +116,31 @@ impl<S: CardSource> Hand<S> {
             amount: a,
             all_in,
         });
+    }
+
+    /// Whether `o` must still be asked this round: it owes chips, or it has not acted yet and was
+    /// not already settled when the round began.
+    fn needs_action(&self, o: Seat) -> bool {
+        let i = o.index();
+        self.can_act(o) && (self.bet[i] < self.b.level || (!self.b.acted[i] && !self.b.settled[i]))
+    }
+
+    /// Marks the players whose bet already covers what every other player could put in (the
+    /// second largest bet plus stack among the live players): they have no decision this round
+    /// unless they owe chips.
+    fn mark_settled(&mut self) {
+        let mut top = [0 as Chips; 2];
+        for s in self.live() {
+            let t = self.bet[s.index()] + self.stack[s.index()];
+            if t > top[0] {
+                top = [t, top[0]];
+            } else if t > top[1] {
+                top[1] = t;
+            }
+        }
+        for s in self.seats() {
+            self.b.settled[s.index()] = self.bet[s.index()] >= top[1];
+        }
     }
 
     /// Whether another player still in the hand could answer a raise (has chips beyond the level).
@@ -261,9 +290,18 @@ impl<S: CardSource> Hand<S> {
             }
             Action::Raise { to } => {
                 let (kind, min_full) = self.raise_kind_and_min();
+                // The first bet of a round (or the first completion of a bring-in) opens the
+                // betting whatever its size: RULES.md's "does not reopen" is about raises. A short
+                // all-in bet therefore lets players who checked raise, without counting toward the
+                // cap or changing the raise increment.
+                let opening = kind == RaiseKind::Bet
+                    || (kind == RaiseKind::Complete && self.b.level <= self.game.stakes.bring_in);
                 let (_, all_in) = self.put(s, to - self.bet[i]);
                 self.bet[i] = to;
                 let inc = to - self.b.level;
+                if to < min_full && opening {
+                    self.b.full_seq += 1;
+                }
                 if to >= min_full {
                     if !self.fixed() {
                         let counted = if kind == RaiseKind::Bet { to } else { inc };
@@ -295,9 +333,7 @@ impl<S: CardSource> Hand<S> {
             return Ok(());
         }
         let n = self.n;
-        let next = self.first_from(s.next(n), |o| {
-            self.can_act(o) && (!self.b.acted[o.index()] || self.bet[o.index()] < self.b.level)
-        });
+        let next = self.first_from(s.next(n), |o| self.needs_action(o));
         match next {
             Some(o) => {
                 self.to_act = Some(o);

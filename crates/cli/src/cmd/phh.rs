@@ -1,0 +1,50 @@
+//! `pitboss phh verify` and `pitboss phh show`: thin wiring around `pitboss_phh::cli`, which
+//! returns the text and status; here they are printed and mapped to exit codes.
+
+use crate::exit_codes;
+
+/// A PHH command that ended with a non-zero status (its message is already printed).
+#[derive(Debug, thiserror::Error)]
+#[error("{what}")]
+pub struct PhhFailed {
+    pub code: u8,
+    pub what: &'static str,
+}
+
+fn finish(r: pitboss_phh::cli::Report) -> anyhow::Result<()> {
+    print!("{}", r.stdout);
+    eprint!("{}", r.stderr);
+    match r.code {
+        0 => Ok(()),
+        1 => Err(PhhFailed {
+            code: exit_codes::NOT_VERIFIED,
+            what: "not verified",
+        }
+        .into()),
+        _ => Err(PhhFailed {
+            code: exit_codes::BAD_INPUT,
+            what: "malformed PHH input",
+        }
+        .into()),
+    }
+}
+
+/// Verifies files (or checks gen_hands.py's `_pitboss_expect` labels).
+///
+/// # Errors
+/// [`PhhFailed`] with the exit code when a hand is not verified or a file is malformed.
+pub fn verify(files: &[String], expect_annotations: bool) -> anyhow::Result<()> {
+    finish(if expect_annotations {
+        pitboss_phh::cli::cli_verify_expectations(files)
+    } else {
+        pitboss_phh::cli::cli_verify(files)
+    })
+}
+
+/// Shows a file's hands.
+///
+/// # Errors
+/// [`PhhFailed`] when the file is malformed or the hand does not exist.
+pub fn show(file: &str, hand: Option<usize>) -> anyhow::Result<()> {
+    finish(pitboss_phh::cli::cli_show(file, hand))
+}

@@ -1,0 +1,224 @@
+//! `phh verify` and `phh show` as library functions that return the text to print and the exit
+//! status, so that the `pitboss` binary only wires arguments to them (DESIGN.md contract 2).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::error::PhhError;
+use crate::read::read_file;
+use crate::replay::{replay, Verdict};
+
+/// What a command prints and how it exits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub stdout: String,
+    pub stderr: String,
+    /// 0 = every hand verified; 1 = a hand was rejected; 2 = unreadable or malformed input.
+    pub code: i32,
+}
+
+/// `pitboss phh verify FILE...`: replays every hand; prints `N hands verified` and exits 0, or
+/// names the first bad hand (file, hand, action index and text, reason) and exits 1. Malformed
+/// TOML, a missing field or an unknown variant exits 2 with a message naming the file and hand.
+pub fn cli_verify(files: &[String]) -> Report {
+    let mut verified = 0usize;
+    for file in files {
+        let hands = match read_file(file) {
+            Ok(h) => h,
+            Err(e) => return malformed(&e),
+        };
+        for h in &hands {
+            let r = match replay(h) {
+                Ok(r) => r,
+                Err(e) => return malformed(&e),
+            };
+            match r.verdict {
+                Verdict::Verified => verified += 1,
+                Verdict::Rejected(rej) => {
+                    return Report {
+                        stdout: String::new(),
+                        stderr: format!(
+                            "{}: not verified: {rej}\n({verified} hands verified before it)\n",
+                            h.at
+                        ),
+                        code: 1,
+                    }
+                }
+            }
+        }
+    }
+    Report {
+        stdout: format!("{verified} hands verified\n"),
+        stderr: String::new(),
+        code: 0,
+    }
+}
+
+/// Whether every difference gen_hands.py flagged is one of its conservative detectors (2, 5, 7, 9):
+/// the situation occurred, but it need not change legality or stacks.
+fn conservative(h: &crate::PhhHand) -> bool {
+    h.user_field("_pitboss_differences")
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| {
+            a.iter().all(|k| {
+                matches!(
+                    k.as_str(),
+                    Some("difference-2" | "difference-5" | "difference-7" | "difference-9")
+                )
+            })
+        })
+}
+
+fn malformed(e: &PhhError) -> Report {
+    Report {
+        stdout: String::new(),
+        stderr: format!("error: {e}\n"),
+        code: 2,
+    }
+}
+
+/// `pitboss phh show FILE [--hand N]`: renders every hand (or the `N`th, 1-based, in file order).
+pub fn cli_show(file: &str, hand: Option<usize>) -> Report {
+    let hands = match read_file(file) {
+        Ok(h) => h,
+        Err(e) => return malformed(&e),
+    };
+    let mut out = String::new();
+    for (k, h) in hands.iter().enumerate() {
+        if hand.is_some_and(|n| n != k + 1) {
+            continue;
+        }
+        match replay(h) {
+            Ok(r) => out.push_str(&crate::show::render(&r)),
+            Err(e) => return malformed(&e),
+        }
+        out.push('\n');
+    }
+    if out.is_empty() {
+        return Report {
+            stdout: String::new(),
+            stderr: format!(
+                "error: {file} has {} hands; there is no hand {}\n",
+                hands.len(),
+                hand.unwrap_or(0)
+            ),
+            code: 2,
+        };
+    }
+    Report {
+        stdout: out,
+        stderr: String::new(),
+        code: 0,
+    }
+}
+
+/// Cross-check mode for files written by `scripts/pokerkit/gen_hands.py`: every hand carries
+/// `_pitboss_expect` = `verify` (must verify and reach `finishing_stacks`), `reject` (must be
+/// rejected with a known-difference reason) or `settle` (legal, but the stacks must be
+/// `_pitboss_finishing_stacks`). Prints a summary; exit 1 on any disagreement.
+pub fn cli_verify_expectations(files: &[String]) -> Report {
+    let mut compared = 0usize;
+    let mut agreed = 0usize;
+    let mut expected: BTreeMap<String, usize> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for file in files {
+        let hands = match read_file(file) {
+            Ok(h) => h,
+            Err(e) => return malformed(&e),
+        };
+        for h in &hands {
+            compared += 1;
+            let expect = h
+                .hand
+                .user_field("_pitboss_expect")
+                .and_then(|v| v.as_str())
+                .unwrap_or("verify")
+                .to_string();
+            let r = match replay(h) {
+                Ok(r) => r,
+                Err(e) => {
+                    problems.push(format!("{}: malformed: {e}", h.at));
+                    continue;
+                }
+            };
+            let known = match &r.verdict {
+                Verdict::Rejected(rej) => rej.known,
+                Verdict::Verified => None,
+            };
+            let ok = match (expect.as_str(), &r.verdict) {
+                ("verify", Verdict::Verified) => {
+                    agreed += 1;
+                    true
+                }
+                ("reject", Verdict::Verified) if conservative(&h.hand) => {
+                    *expected
+                        .entry("flagged 2/5/7/9 by gen_hands (conservative), verified".into())
+                        .or_default() += 1;
+                    true
+                }
+                ("reject", Verdict::Rejected(rej)) if rej.known.is_some() => {
+                    *expected
+                        .entry(format!("difference-{} (rejected)", rej.known.unwrap_or(0)))
+                        .or_default() += 1;
+                    true
+                }
+                ("settle", _) => {
+                    let want: Option<Vec<u64>> = h
+                        .hand
+                        .user_field("_pitboss_finishing_stacks")
+                        .and_then(|v| v.as_array())
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|x| x.as_integer())
+                                .map(|x| x as u64)
+                                .collect()
+                        });
+                    let legal =
+                        !matches!(&r.verdict, Verdict::Rejected(rej) if rej.action.is_some());
+                    if legal && want.is_some() && want == r.finishing_stacks {
+                        let k =
+                            known.map_or("settlement".to_string(), |k| format!("difference-{k}"));
+                        *expected.entry(format!("{k} (settled)")).or_default() += 1;
+                        true
+                    } else {
+                        false
+                    }
+                }
+                _ => false,
+            };
+            if !ok {
+                let what = match &r.verdict {
+                    Verdict::Verified => format!("verified, stacks {:?}", r.finishing_stacks),
+                    Verdict::Rejected(rej) => format!("rejected: {rej}"),
+                };
+                problems.push(format!("{}: expected {expect}, {what}", h.at));
+            }
+        }
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "hands compared: {compared}");
+    let _ = writeln!(s, "agreed (verified): {agreed}");
+    let _ = writeln!(
+        s,
+        "expected differences: {}",
+        expected.values().sum::<usize>()
+    );
+    for (k, v) in &expected {
+        let _ = writeln!(s, "  {k}: {v}");
+    }
+    let _ = writeln!(s, "disagreements: {}", problems.len());
+    let mut err = String::new();
+    let limit = if std::env::var_os("PITBOSS_PHH_ALL").is_some() {
+        usize::MAX
+    } else {
+        20
+    };
+    for p in problems.iter().take(limit) {
+        let _ = writeln!(err, "DISAGREEMENT: {p}");
+    }
+    Report {
+        stdout: s,
+        stderr: err,
+        code: i32::from(!problems.is_empty()),
+    }
+}
