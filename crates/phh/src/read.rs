@@ -270,7 +270,7 @@ fn parse_player(word: &str, n: usize) -> Result<usize, String> {
 
 fn parse_slots(text: &str) -> Result<Vec<Slot>, String> {
     let chars: Vec<char> = text.chars().collect();
-    if chars.len() % 2 != 0 {
+    if !chars.len().is_multiple_of(2) {
         return Err(format!("`{text}` is not a list of two-character cards"));
     }
     let mut out = Vec::with_capacity(chars.len() / 2);
