@@ -258,3 +258,41 @@ fn ctrl_c_kills_every_bot_process() {
         assert!(!alive, "bot process {pid} survived Ctrl-C");
     }
 }
+
+#[test]
+fn match_file_keys_for_external_bots_are_validated() {
+    let dir = tmp("keys");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.toml");
+    std::fs::write(
+        &file,
+        "bots = [\"random\", \"call\"]\nhands = 10\nrestarts = 5000\n",
+    )
+    .unwrap();
+    let res = pitboss().arg("match").arg(&file).output().unwrap();
+    assert_eq!(res.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(err.contains("--restarts / restarts"), "{err}");
+    std::fs::write(
+        &file,
+        "bots = [\"random\", \"call\"]\nhands = 10\nsandbox = false\nfreeze_idle = true\ntranscript = true\ndecision_ms = 50\nbank_ms = 0\n",
+    )
+    .unwrap();
+    let res = pitboss()
+        .arg("match")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let cfg = std::fs::read_to_string(dir.join("out/config.toml")).unwrap();
+    assert!(
+        cfg.contains("sandbox = false") && cfg.contains("decision_ms = 50"),
+        "{cfg}"
+    );
+}
