@@ -551,3 +551,15 @@ fn a_dropped_player_takes_its_process_with_it() {
     drop(factory);
     assert!(children().is_empty());
 }
+
+#[test]
+fn closing_stdout_is_a_fault_and_the_bot_is_restarted() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("close_stdout.py", 20, generous());
+    assert!(
+        run.faults(FaultKind::ClosedStdout) > 0,
+        "{:?}",
+        run.report()
+    );
+    assert!(run.report().restarts > 0);
+}
