@@ -10,10 +10,14 @@ pub mod convert;
 pub mod external;
 pub mod output;
 pub mod player;
+pub mod ratings;
 pub mod referee;
+pub mod report;
 pub mod runner;
+pub mod sprt;
 pub mod stats;
 pub mod summary;
+pub mod tournament;
 
 pub use config::{ConfigError, MatchConfig, MatchFile};
 pub use player::{Fault, InProcess, Player};

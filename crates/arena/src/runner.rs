@@ -326,7 +326,7 @@ fn play_block(
 }
 
 /// A seat whose bot could not be started: every decision is a forfeit fault.
-struct Forfeited(Fault);
+pub(crate) struct Forfeited(pub(crate) Fault);
 
 impl Player for Forfeited {
     fn match_start(&mut self, _m: &MatchStart) -> Result<(), Fault> {

@@ -5,8 +5,8 @@
 use pitboss_protocol::FaultKind;
 use pitboss_rules::{Event, Seat, Share};
 
-/// Sums for one bot.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Sums for one bot (serialized in tournament unit files).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BotStats {
     pub hands: u64,
     pub net: i128,

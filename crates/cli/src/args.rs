@@ -26,6 +26,21 @@ pub enum Command {
     /// claims; says what is wrong and exits 0 only when nothing is.
     #[command(after_long_help = CHECK_HELP, after_help = CHECK_HELP)]
     Check(CheckArgs),
+    /// Run a tournament: a round robin of duplicate matches, resumable and shardable.
+    #[command(after_long_help = TOURNAMENT_HELP, after_help = TOURNAMENT_HELP)]
+    Tournament(TournamentArgs),
+    /// Combine the folders of a sharded tournament into one result (identical to a single run).
+    #[command(after_long_help = MERGE_HELP, after_help = MERGE_HELP)]
+    Merge(MergeArgs),
+    /// Write the leaderboard reports of tournament folders (also done at the end of a tournament).
+    #[command(after_long_help = REPORT_HELP, after_help = REPORT_HELP)]
+    Report(ReportArgs),
+    /// Register a bot: check it, play it against every registered bot, update the leaderboard.
+    #[command(after_long_help = SUBMIT_HELP, after_help = SUBMIT_HELP)]
+    Submit(SubmitArgs),
+    /// The main job: a tournament of the bundled bots in both games, with the full report.
+    #[command(after_long_help = RUN_HELP, after_help = RUN_HELP)]
+    Run(RunArgs),
 }
 
 const CHECK_HELP: &str = r#"BOT is a built-in name, exec:COMMAND ARGS, or a bot.toml manifest (or its folder).
@@ -63,6 +78,155 @@ pub struct CheckArgs {
     /// Where the bot's logs and transcripts go [default: a new folder in the temp directory].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+}
+
+const TOURNAMENT_HELP: &str = r#"A tournament file (TOML) has the keys: name, games, bots, format ("heads-up" or "ring"),
+table_size, tables, deals, batch, seed, bootstrap, threads, out, and an optional [sprt] table
+(m0, m1, alpha, beta). Flags override the file. A bot is a built-in name, or NAME=SPEC.
+
+Every pairing (or ring table) plays the same deals (common card sequences); each deal is played in
+every seat rotation (duplicate). Work is cut into units of `batch` deals; each finished unit is
+written to OUT/units/ at once, so an interrupted run (Ctrl-C, kill, power cut) continues with
+--resume and ends with results byte-identical to an uninterrupted run.
+
+Examples:
+  pitboss tournament --game 27td-fl --game stud8-fl --bot lowball --bot hilo --bot random --deals 20000
+  pitboss tournament tournament.toml --out results/t1
+  pitboss tournament --resume results/t1
+  pitboss tournament tournament.toml --out results/t1/shard-0 --shard 0/4    # then: pitboss merge
+  pitboss tournament --bot lowball --bot random --deals 100000 --batch 500 --sprt 0,50
+
+Sharding: --shard I/N runs units I, I+N, I+2N, ...; without the flag, SLURM_ARRAY_TASK_ID (minus
+SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of PITBOSS_SHARDS,
+choose the shard. Output: plan.json, units/, leaderboard.csv, crosstable.csv, leaderboard.md,
+report.html (a sharded run writes the reports at `pitboss merge`)."#;
+
+const MERGE_HELP: &str = r#"Checks that the folders hold the same plan and every shard exactly once (a missing or
+duplicated shard or unit is named), copies the units into OUT and writes the reports there; the
+results are byte-identical to a single-machine run.
+
+Example:
+  pitboss merge results/t1/shard-* --out results/t1/merged"#;
+
+const REPORT_HELP: &str = r#"Writes leaderboard.csv, crosstable.csv, leaderboard.md and report.html from the unit files
+of one tournament folder (or all shard folders of one tournament) into --out (default: the folder).
+
+Examples:
+  pitboss report results/t1
+  pitboss report results/t1/shard-0 results/t1/shard-1 --out results/t1/report"#;
+
+const SUBMIT_HELP: &str = r#"The registry (default bots/registry/) keeps registry.toml (the gauntlet's settings and the
+entries), entries/<name>/ (a copy of the bot's manifest and its record: spec, version, hash of its
+files, submission time) and tournament/ (unit results and the leaderboard). A new registry starts
+with the built-in reference bots. A bot that fails the conformance check is refused with the
+checker's report; a bot whose files are unchanged is not replayed; only the new bot's pairings are
+played, the others' results are reused.
+
+Examples:
+  pitboss submit lowball --name lowball-2
+  pitboss submit raise --name maniac --registry /srv/pitboss/registry"#;
+
+const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo) against each other in
+27td-fl and stud8-fl, duplicate heads-up round robin, and writes results/<timestamp>-default/ with
+leaderboard.csv, crosstable.csv, leaderboard.md and report.html (open it in a browser).
+
+Example:
+  pitboss run
+  pitboss run --out results/main --threads 2"#;
+
+#[derive(Debug, clap::Args)]
+pub struct TournamentArgs {
+    /// A TOML tournament file; its keys are the long flag names.
+    #[arg(value_name = "CONFIG.toml")]
+    pub file: Option<std::path::PathBuf>,
+    /// Continue the tournament in DIR (with CONFIG, it must be the same tournament).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<std::path::PathBuf>,
+    /// Run only shard I of N (0-based): units I, I+N, ...
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// A game preset (repeat for several) [default: 27td-fl].
+    #[arg(long = "game", value_name = "GAME")]
+    pub games: Vec<String>,
+    /// A bot: a built-in name or NAME=SPEC (repeat; 2 or more).
+    #[arg(long = "bot", value_name = "BOT")]
+    pub bots: Vec<String>,
+    /// heads-up (every pair) or ring (tables of --table-size).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Ring: bots per table [default: 3].
+    #[arg(long)]
+    pub table_size: Option<usize>,
+    /// Ring: this many random balanced tables instead of every subset.
+    #[arg(long)]
+    pub tables: Option<usize>,
+    /// Duplicate deals per table and game [default: 10000].
+    #[arg(long)]
+    pub deals: Option<u64>,
+    /// Deals per work unit [default: 1000].
+    #[arg(long)]
+    pub batch: Option<u64>,
+    /// The tournament seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Bootstrap resamples for the intervals of ratings [default: 200].
+    #[arg(long)]
+    pub bootstrap: Option<usize>,
+    /// Early stopping per pairing: M0,M1[,ALPHA,BETA] in mbb/hand (α = β = 0.05 by default).
+    #[arg(long, value_name = "M0,M1[,A,B]", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: results/<timestamp>-<name>].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The shard folders (all shards of one tournament).
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// Where the merged tournament goes.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A tournament folder, or every shard folder of one tournament.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// Where the reports go [default: the folder, when one is given].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SubmitArgs {
+    /// The bot: a built-in name (or, with external bots, a spec or a bot.toml).
+    #[arg(value_name = "BOT")]
+    pub bot: String,
+    /// The name it plays under (letters, digits, _ . + -).
+    #[arg(long)]
+    pub name: String,
+    /// The registry folder [default: bots/registry].
+    #[arg(long, default_value = "bots/registry")]
+    pub registry: std::path::PathBuf,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Output folder [default: results/<timestamp>-default].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Worker threads [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,

@@ -1,10 +1,16 @@
 //! One module per subcommand; `run` dispatches. Each command validates its arguments into a
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
+pub mod bots;
 pub mod check;
 pub mod eval;
+pub mod merge;
 pub mod phh;
 pub mod play;
+pub mod report;
+pub mod run;
+pub mod submit;
+pub mod tournament;
 
 use crate::args::{Cli, Command, PhhCommand};
 
@@ -16,6 +22,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,
+        Command::Tournament(args) => tournament::run(args)?,
+        Command::Merge(args) => merge::run(args)?,
+        Command::Report(args) => report::run(args)?,
+        Command::Submit(args) => submit::run(args)?,
+        Command::Run(args) => run::run(args)?,
         Command::Phh(PhhCommand::Verify(args)) => {
             phh::verify(&args.files, args.expect_annotations)?
         }

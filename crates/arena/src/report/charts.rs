@@ -1,0 +1,168 @@
+//! The report's charts as inline SVG, drawn with `plotters`' SVG backend (no fonts or network
+//! needed: text stays SVG text for the browser to render).
+
+use plotters::prelude::*;
+
+/// A bot's cumulative winnings: points (hands played, units won, half-width of the 95% band).
+pub struct Curve {
+    pub name: String,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// One interval of the pairing chart.
+pub struct Bar {
+    pub label: String,
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+fn color(i: usize) -> RGBColor {
+    const C: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    C[i % C.len()]
+}
+
+fn failed(what: &str, e: impl std::fmt::Display) -> String {
+    format!("<p class=\"error\">{what} chart could not be drawn: {e}</p>")
+}
+
+/// Cumulative winnings per bot with a 95% band.
+pub fn cumulative(curves: &[Curve]) -> String {
+    let mut svg = String::new();
+    let res = (|| -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::with_string(&mut svg, (960, 460)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let all = curves.iter().flat_map(|c| c.points.iter());
+        let xmax = all.clone().map(|p| p.0).fold(1.0, f64::max);
+        let ymax = all.clone().map(|p| p.1 + p.2).fold(1.0, f64::max);
+        let ymin = all.map(|p| p.1 - p.2).fold(-1.0, f64::min);
+        let pad = (ymax - ymin) * 0.05;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..xmax, (ymin - pad)..(ymax + pad))?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .x_desc("hands played by the bot")
+            .y_desc("cumulative winnings (game units)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()?;
+        for (i, c) in curves.iter().enumerate() {
+            let col = color(i);
+            let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.0, p.1 + p.2)).collect();
+            band.extend(c.points.iter().rev().map(|p| (p.0, p.1 - p.2)));
+            chart.draw_series(std::iter::once(Polygon::new(band, col.mix(0.15).filled())))?;
+            chart
+                .draw_series(LineSeries::new(
+                    c.points.iter().map(|p| (p.0, p.1)),
+                    col.stroke_width(2),
+                ))?
+                .label(c.name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(3))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 15))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })();
+    match res {
+        Ok(()) => svg,
+        Err(e) => failed("cumulative winnings", e),
+    }
+}
+
+/// Horizontal 95% intervals, one per pairing, coloured by significance.
+pub fn intervals(bars: &[Bar]) -> String {
+    let mut svg = String::new();
+    let height = 70 + 24 * bars.len().max(1) as u32;
+    let res = (|| -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let lo = bars
+            .iter()
+            .map(|b| b.low)
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::min);
+        let hi = bars
+            .iter()
+            .map(|b| b.high)
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::max);
+        let pad = ((hi - lo) * 0.05).max(1.0);
+        let n = bars.len();
+        let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(260)
+            .build_cartesian_2d((lo - pad)..(hi + pad), -0.5..(n as f64 - 0.5))?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
+            .x_desc("mbb/hand of the first bot (95% interval)")
+            .y_labels(n.max(1))
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+                    labels[labels.len() - 1 - i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .disable_y_mesh()
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, -0.5), (0.0, n as f64 - 0.5)],
+            BLACK.mix(0.6).stroke_width(1),
+        )))?;
+        for (i, b) in bars.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            let col = if b.low > 0.0 {
+                RGBColor(26, 140, 60)
+            } else if b.high < 0.0 {
+                RGBColor(200, 40, 40)
+            } else {
+                RGBColor(110, 110, 110)
+            };
+            let (l, h) = (
+                if b.low.is_finite() { b.low } else { lo - pad },
+                if b.high.is_finite() { b.high } else { hi + pad },
+            );
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(l, y), (h, y)],
+                col.stroke_width(3),
+            )))?;
+            chart.draw_series(std::iter::once(Circle::new((b.mean, y), 4, col.filled())))?;
+        }
+        root.present()?;
+        Ok(())
+    })();
+    match res {
+        Ok(()) => svg,
+        Err(e) => failed("pairing", e),
+    }
+}

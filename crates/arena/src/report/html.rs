@@ -1,0 +1,216 @@
+//! `report.html`: one self-contained page (inline CSS, inline SVG, no scripts, no network).
+
+use super::charts::{self, Bar, Curve};
+use super::Report;
+use crate::tournament::Format;
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const CSS: &str = r#"
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto; max-width: 1000px; color: #222; padding: 0 1em; }
+h1 { margin-bottom: 0.2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+p.meta { color: #555; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 14px; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
+th { background: #f2f2f2; } td.name, th.name { text-align: left; }
+td.win { background: #c8ecd0; } td.loss { background: #f5c6c6; } td.none { background: #f4f4f4; color: #555; }
+td.self { background: #fff; color: #bbb; text-align: center; }
+.legend span { display: inline-block; padding: 2px 8px; margin-right: 8px; border: 1px solid #ccc; }
+.chart svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+p.error { color: #a00; }
+"#;
+
+/// Cumulative winnings per bot, in game units, with a 95% band, at every batch boundary.
+fn curves(r: &Report) -> Vec<Curve> {
+    let cfg = &r.plan.config;
+    let n = cfg.bots.len();
+    let batch = cfg.batch as usize;
+    let rounds = r
+        .standings
+        .tables
+        .iter()
+        .map(|t| t.batches)
+        .max()
+        .unwrap_or(0) as usize;
+    // Per table and position: per-deal variance in game units².
+    let mut out: Vec<Curve> = cfg
+        .bots
+        .iter()
+        .map(|b| Curve {
+            name: b.name.clone(),
+            points: vec![(0.0, 0.0, 0.0)],
+        })
+        .collect();
+    let mut acc = vec![(0.0f64, 0.0f64, 0.0f64); n]; // hands, units, variance
+    let vars: Vec<Vec<f64>> = r
+        .standings
+        .tables
+        .iter()
+        .map(|t| {
+            t.net
+                .iter()
+                .map(|v| {
+                    let u = t.unit_chips as f64;
+                    let m = v.len() as f64;
+                    if m < 2.0 {
+                        return 0.0;
+                    }
+                    let mean = v.iter().map(|&x| x as f64 / u).sum::<f64>() / m;
+                    v.iter()
+                        .map(|&x| (x as f64 / u - mean).powi(2))
+                        .sum::<f64>()
+                        / (m - 1.0)
+                })
+                .collect()
+        })
+        .collect();
+    for b in 0..rounds {
+        for (ti, t) in r.standings.tables.iter().enumerate() {
+            let k = t.bots.len() as f64;
+            for (p, &bot) in t.bots.iter().enumerate() {
+                let v = &t.net[p];
+                let (s, e) = ((b * batch).min(v.len()), ((b + 1) * batch).min(v.len()));
+                if s == e {
+                    continue;
+                }
+                let won: i64 = v[s..e].iter().sum();
+                acc[bot].0 += (e - s) as f64 * k;
+                acc[bot].1 += won as f64 / t.unit_chips as f64;
+                acc[bot].2 += (e - s) as f64 * vars[ti][p];
+            }
+        }
+        for (bot, c) in out.iter_mut().enumerate() {
+            let (h, u, v) = acc[bot];
+            if c.points.last().is_some_and(|p| p.0 < h) {
+                c.points.push((h, u, 1.96 * v.sqrt()));
+            }
+        }
+    }
+    out
+}
+
+fn crosstable(r: &Report, out: &mut String) {
+    let cfg = &r.plan.config;
+    out.push_str("<p class=\"legend\"><span style=\"background:#c8ecd0\">row bot wins (95% interval above 0)</span><span style=\"background:#f5c6c6\">row bot loses</span><span style=\"background:#f4f4f4\">not significant</span></p>\n");
+    for (g, game) in cfg.games.iter().enumerate() {
+        out.push_str(&format!("<h3>{}</h3>\n", esc(game)));
+        if cfg.format == Format::HeadsUp {
+            out.push_str(
+                "<table class=\"crosstable\"><tr><th class=\"name\">mbb/hand of row vs column</th>",
+            );
+            for b in &r.bots {
+                out.push_str(&format!("<th>{}</th>", esc(&b.bot)));
+            }
+            out.push_str("</tr>\n");
+            for row in &r.bots {
+                out.push_str(&format!("<tr><td class=\"name\">{}</td>", esc(&row.bot)));
+                for col in &r.bots {
+                    let cell = r
+                        .pairs
+                        .iter()
+                        .find(|p| p.game == *game && p.bot == row.bot && p.opponent == col.bot);
+                    match cell {
+                        Some(p) => out.push_str(&format!(
+                            "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small></td>",
+                            p.significance, p.hands, esc(&p.sprt), p.mbb, p.low, p.high
+                        )),
+                        None => out.push_str("<td class=\"self\">—</td>"),
+                    }
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</table>\n");
+        } else {
+            out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">bot</th><th class=\"name\">table mates</th><th>hands</th><th>mbb/hand</th><th>95% interval</th></tr>\n");
+            for p in r
+                .pairs
+                .iter()
+                .filter(|p| r.standings.tables[p.table].game == g)
+            {
+                out.push_str(&format!(
+                    "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td class=\"{}\">{:.1}</td><td>[{:.1}, {:.1}]</td></tr>\n",
+                    esc(&p.bot), esc(&p.opponent), p.hands, p.significance, p.mbb, p.low, p.high
+                ));
+            }
+            out.push_str("</table>\n");
+        }
+    }
+}
+
+/// The whole page.
+pub fn page(r: &Report) -> String {
+    let cfg = &r.plan.config;
+    let mut s = String::with_capacity(1 << 16);
+    s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    s.push_str(&format!(
+        "<title>{} — Pitboss leaderboard</title>\n",
+        esc(&r.title)
+    ));
+    s.push_str(&format!("<style>{CSS}</style></head><body>\n"));
+    s.push_str(&format!("<h1>{}</h1>\n", esc(&r.title)));
+    let hands: u64 = r.bots.iter().map(|b| b.hands).sum::<u64>() / cfg.table_size as u64;
+    s.push_str(&format!(
+        "<p class=\"meta\">Games: {}. {} bots, {}, {} duplicate deals per table and game (every deal in every seat rotation, the same deals at every table), seed {}. {} hands counted.{}</p>\n",
+        esc(&cfg.games.join(", ")),
+        cfg.bots.len(),
+        match cfg.format {
+            Format::HeadsUp => "heads-up round robin".to_string(),
+            Format::Ring => format!("ring tables of {}", cfg.table_size),
+        },
+        cfg.deals,
+        cfg.seed,
+        hands,
+        cfg.sprt.map_or(String::new(), |p| format!(
+            " SPRT per pairing: H0 mean ≤ {} vs H1 mean ≥ {} mbb/hand, α = {}, β = {}.",
+            p.m0, p.m1, p.alpha, p.beta
+        ))
+    ));
+    s.push_str("<h2>Leaderboard</h2>\n<table class=\"leaderboard\"><tr><th>rank</th><th class=\"name\">bot</th><th>games</th><th>hands</th><th>mbb/hand vs field</th><th>95% interval</th><th>bankroll rank</th><th>runoff rank</th><th>rating</th><th>95% interval</th><th>faults</th></tr>\n");
+    for b in &r.bots {
+        let class = if b.field.low > 0.0 {
+            "win"
+        } else if b.field.high < 0.0 {
+            "loss"
+        } else {
+            "none"
+        };
+        s.push_str(&format!(
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td><td>{}</td><td>{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
+            b.rank, esc(&b.bot), b.games, b.hands, b.field.value, b.field.low, b.field.high,
+            b.bankroll_rank, b.runoff_rank, b.rating.value, b.rating.low, b.rating.high, b.faults
+        ));
+    }
+    s.push_str("</table>\n");
+    s.push_str(&format!(
+        "<p class=\"meta\">mbb/hand = thousandths of the game's unit (big blind; stud: small bet) per hand. \
+        Rank: least-squares rating (r<sub>i</sub> − r<sub>j</sub> ≈ mean<sub>ij</sub>, ratings sum to 0). \
+        Bankroll rank: ACPC total bankroll; runoff rank: ACPC instant runoff. \
+        Intervals of the field mean and rating: bootstrap over duplicate deals ({} resamples, the same resampled deals at every table of a game).</p>\n",
+        cfg.bootstrap
+    ));
+    s.push_str("<h2>Cumulative winnings</h2>\n<div class=\"chart\">\n");
+    s.push_str(&charts::cumulative(&curves(r)));
+    s.push_str("</div>\n<h2>Crosstable</h2>\n");
+    crosstable(r, &mut s);
+    s.push_str("<h2>Pairings</h2>\n<div class=\"chart\">\n");
+    let bars: Vec<Bar> = r
+        .pairs
+        .iter()
+        .filter(|p| p.position == 0)
+        .map(|p| Bar {
+            label: format!("{} {} vs {}", p.game, p.bot, p.opponent),
+            mean: p.mbb,
+            low: p.low,
+            high: p.high,
+        })
+        .collect();
+    s.push_str(&charts::intervals(&bars));
+    s.push_str("</div>\n<p class=\"meta\">Generated by pitboss.</p>\n</body></html>\n");
+    s
+}

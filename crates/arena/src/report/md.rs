@@ -1,0 +1,60 @@
+//! `leaderboard.md`: the leaderboard and the pairings as Markdown tables.
+
+use super::Report;
+
+/// The Markdown report.
+pub fn leaderboard(r: &Report) -> String {
+    let cfg = &r.plan.config;
+    let mut s = format!("# {}\n\n", r.title);
+    s.push_str(&format!(
+        "Games: {}. Format: {}. {} duplicate deals per table and game (each in every seat rotation), seed {}{}.\n\n",
+        cfg.games.join(", "),
+        match cfg.format {
+            crate::tournament::Format::HeadsUp => "heads-up round robin".to_string(),
+            crate::tournament::Format::Ring => format!("ring tables of {}", cfg.table_size),
+        },
+        cfg.deals,
+        cfg.seed,
+        cfg.sprt.map_or(String::new(), |s| format!(
+            ", SPRT m0 = {} m1 = {} mbb/hand, α = {}, β = {}",
+            s.m0, s.m1, s.alpha, s.beta
+        ))
+    ));
+    s.push_str("| rank | bot | games | hands | mbb/hand vs field [95% CI] | bankroll rank | runoff rank | rating [95% CI] | faults |\n");
+    s.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for b in &r.bots {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} | {:.1} [{:.1}, {:.1}] | {} |\n",
+            b.rank,
+            b.bot,
+            b.games,
+            b.hands,
+            b.field.value,
+            b.field.low,
+            b.field.high,
+            b.bankroll_rank,
+            b.runoff_rank,
+            b.rating.value,
+            b.rating.low,
+            b.rating.high,
+            b.faults
+        ));
+    }
+    s.push_str("\nIntervals of the field mean and the rating: bootstrap over duplicate deals (the same resampled deals at every table of a game), ");
+    s.push_str(&format!(
+        "{} resamples. Pairing intervals: Student t over duplicate deals.\n\n",
+        cfg.bootstrap
+    ));
+    s.push_str("## Pairings\n\n| game | bot | opponent | hands | mbb/hand [95% CI] | significant | SPRT |\n|---|---|---|---:|---:|---|---|\n");
+    for p in r
+        .pairs
+        .iter()
+        .filter(|p| p.position == 0 || cfg.table_size > 2)
+    {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} |\n",
+            p.game, p.bot, p.opponent, p.hands, p.mbb, p.low, p.high, p.significance, p.sprt
+        ));
+    }
+    s
+}

@@ -1,0 +1,216 @@
+//! Reports of a tournament: `leaderboard.csv`, `crosstable.csv`, `leaderboard.md` and a
+//! self-contained `report.html` (inline CSS and SVG charts), all computed from the standings and
+//! therefore identical for identical unit results. No timings go into these files.
+
+mod charts;
+mod csv_out;
+mod html;
+mod md;
+
+use std::path::Path;
+
+use crate::output::write_atomic;
+use crate::ratings::{self, Estimate, TableSample};
+use crate::runner::derive_seed;
+use crate::sprt::Decision;
+use crate::summary::interval;
+use crate::tournament::{Plan, Standings, TournamentError};
+
+/// One bot's line of the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotRow {
+    pub rank: usize,
+    pub bot: String,
+    pub games: usize,
+    pub hands: u64,
+    /// mbb/hand against the field (total bankroll), with a bootstrap 95% interval.
+    pub field: Estimate,
+    pub bankroll_rank: usize,
+    pub runoff_rank: usize,
+    /// Least-squares rating (mbb/hand), with a bootstrap 95% interval.
+    pub rating: Estimate,
+    pub faults: u64,
+}
+
+/// One bot's result at one table of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairRow {
+    pub game: String,
+    pub bot: String,
+    /// The opponent (heads-up) or the other bots of the table joined by `+`.
+    pub opponent: String,
+    pub hands: u64,
+    pub mbb: f64,
+    pub low: f64,
+    pub high: f64,
+    /// `win`, `loss` (the 95% interval excludes 0) or `none`.
+    pub significance: &'static str,
+    /// The SPRT decision about the table's first bot (`off` without SPRT).
+    pub sprt: String,
+    pub batches: u64,
+    /// Index into `Report::tables`.
+    pub table: usize,
+    pub position: usize,
+}
+
+/// Everything the report files show.
+pub struct Report {
+    pub title: String,
+    pub plan: Plan,
+    pub standings: Standings,
+    /// Sorted by rank.
+    pub bots: Vec<BotRow>,
+    pub pairs: Vec<PairRow>,
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+impl Report {
+    /// Computes rankings, ratings (bootstrap seeded from the tournament seed) and table rows.
+    pub fn build(plan: &Plan, standings: &Standings) -> Report {
+        let cfg = &plan.config;
+        let n = cfg.bots.len();
+        let samples: Vec<TableSample> = standings
+            .tables
+            .iter()
+            .map(|t| TableSample {
+                game: t.game,
+                bots: t.bots.clone(),
+                units: (0..t.bots.len()).map(|p| t.mbb_units(p)).collect(),
+            })
+            .collect();
+        let r = ratings::rate(n, &samples, cfg.bootstrap, derive_seed(cfg.seed, 0xb007, 0));
+        let mut hands = vec![0u64; n];
+        let mut faults = vec![0u64; n];
+        let mut games = vec![std::collections::BTreeSet::new(); n];
+        for t in &standings.tables {
+            for (p, &b) in t.bots.iter().enumerate() {
+                hands[b] += t.stats[p].hands;
+                faults[b] += t.stats[p].fault_total();
+                games[b].insert(t.game);
+            }
+        }
+        let rating_values: Vec<f64> = r.rating.iter().map(|e| e.value).collect();
+        let rank = ratings::ranks(&rating_values);
+        let mut bots: Vec<BotRow> = (0..n)
+            .map(|b| BotRow {
+                rank: rank[b],
+                bot: cfg.bots[b].name.clone(),
+                games: games[b].len(),
+                hands: hands[b],
+                field: r.bankroll[b],
+                bankroll_rank: r.bankroll_rank[b],
+                runoff_rank: r.runoff_rank[b],
+                rating: r.rating[b],
+                faults: faults[b],
+            })
+            .collect();
+        bots.sort_by_key(|b| b.rank);
+        let mut pairs = Vec::new();
+        for (ti, t) in standings.tables.iter().enumerate() {
+            let k = t.bots.len();
+            let scale = 1000.0 / k as f64 / t.unit_chips as f64;
+            for p in 0..k {
+                let s = &t.stats[p];
+                let (mean, _, lo, hi) = interval(s.units, s.unit_net, s.unit_sq);
+                let (mbb, low, high) =
+                    (round3(mean * scale), round3(lo * scale), round3(hi * scale));
+                let opponent = t
+                    .bots
+                    .iter()
+                    .filter(|&&o| o != t.bots[p])
+                    .map(|&o| cfg.bots[o].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("+");
+                let sprt = match (&cfg.sprt, t.decision) {
+                    (None, _) => "off".to_string(),
+                    (Some(_), Decision::Undecided) => "undecided".to_string(),
+                    (Some(_), d) => format!("{} for {}", d.name(), cfg.bots[t.bots[0]].name),
+                };
+                pairs.push(PairRow {
+                    game: cfg.games[t.game].clone(),
+                    bot: cfg.bots[t.bots[p]].name.clone(),
+                    opponent,
+                    hands: s.hands,
+                    mbb,
+                    low,
+                    high,
+                    significance: if low > 0.0 {
+                        "win"
+                    } else if high < 0.0 {
+                        "loss"
+                    } else {
+                        "none"
+                    },
+                    sprt,
+                    batches: t.batches,
+                    table: ti,
+                    position: p,
+                });
+            }
+        }
+        Report {
+            title: cfg.name.clone(),
+            plan: plan.clone(),
+            standings: standings.clone(),
+            bots,
+            pairs,
+        }
+    }
+
+    /// Writes the four report files into `dir`.
+    ///
+    /// # Errors
+    /// I/O errors naming the file.
+    pub fn write(&self, dir: &Path) -> Result<(), TournamentError> {
+        std::fs::create_dir_all(dir).map_err(TournamentError::io(dir))?;
+        let files: [(&str, Vec<u8>); 4] = [
+            ("leaderboard.csv", csv_out::leaderboard(self)?),
+            ("crosstable.csv", csv_out::crosstable(self)?),
+            ("leaderboard.md", md::leaderboard(self).into_bytes()),
+            ("report.html", html::page(self).into_bytes()),
+        ];
+        for (name, bytes) in files {
+            let p = dir.join(name);
+            write_atomic(&p, &bytes).map_err(TournamentError::io(&p))?;
+        }
+        Ok(())
+    }
+
+    /// The leaderboard as a plain-text table for the terminal.
+    pub fn text_table(&self) -> String {
+        let mut s = format!(
+            "{:<4} {:<20} {:>10} {:>26} {:>5} {:>5} {:>26} {:>6}\n",
+            "rank",
+            "bot",
+            "hands",
+            "mbb/hand vs field [95%]",
+            "bank",
+            "irv",
+            "rating [95%]",
+            "faults"
+        );
+        for b in &self.bots {
+            s.push_str(&format!(
+                "{:<4} {:<20} {:>10} {:>26} {:>5} {:>5} {:>26} {:>6}\n",
+                b.rank,
+                b.bot,
+                b.hands,
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    b.field.value, b.field.low, b.field.high
+                ),
+                b.bankroll_rank,
+                b.runoff_rank,
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    b.rating.value, b.rating.low, b.rating.high
+                ),
+                b.faults
+            ));
+        }
+        s
+    }
+}

@@ -1,0 +1,152 @@
+//! Playing one work unit and its result file `units/<id>.json`: integer sums per bot and each
+//! bot's net per duplicate deal (what the bootstrap, SPRT and charts need), written atomically.
+
+use std::path::{Path, PathBuf};
+
+use pitboss_protocol::MatchStart;
+use pitboss_rules::{Preset, Seat, TableSetup};
+use serde::{Deserialize, Serialize};
+
+use super::plan::{bot_seed, deck, UnitSpec};
+use super::TournamentError;
+use crate::convert;
+use crate::player::{Fault, Player};
+use crate::referee::Referee;
+use crate::runner::{slot, Forfeited};
+use crate::stats::BotStats;
+
+/// Starts bots from their specs.
+pub trait EntrantFactory: Sync {
+    /// A player for `spec`, seeded with `seed`.
+    ///
+    /// # Errors
+    /// A [`Fault`] when the bot cannot be started (its seat then forfeits every hand).
+    fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault>;
+}
+
+/// What a unit produced.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitResult {
+    pub id: String,
+    pub game: String,
+    pub bots: Vec<String>,
+    pub batch: u64,
+    pub first_deal: u64,
+    pub deals: u64,
+    /// Per table position.
+    pub stats: Vec<BotStats>,
+    /// `net[position][deal]`: chips won over the deal's seat rotations.
+    pub net: Vec<Vec<i64>>,
+}
+
+impl UnitResult {
+    /// Whether this result is the one `spec` asks for.
+    pub fn matches(&self, spec: &UnitSpec) -> bool {
+        self.id == spec.id
+            && self.game == spec.game
+            && self.bots == spec.bots
+            && self.batch == spec.batch
+            && self.first_deal == spec.first_deal
+            && self.deals == spec.deals
+            && self.net.len() == spec.bots.len()
+            && self.net.iter().all(|v| v.len() as u64 == spec.deals)
+    }
+}
+
+/// The path of a unit's file in a tournament folder.
+pub fn unit_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join("units").join(format!("{id}.json"))
+}
+
+/// Reads a unit file.
+///
+/// # Errors
+/// [`TournamentError::Io`] or [`TournamentError::BadUnit`] naming the file.
+pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
+    let bytes = std::fs::read(path).map_err(TournamentError::io(path))?;
+    serde_json::from_slice(&bytes).map_err(|e| TournamentError::BadUnit {
+        path: path.display().to_string(),
+        why: e.to_string(),
+    })
+}
+
+/// Plays a unit: every deal of the batch in every seat rotation, bots fresh from the factory.
+pub fn play_unit(
+    seed: u64,
+    spec: &UnitSpec,
+    specs: &[&str],
+    factory: &dyn EntrantFactory,
+) -> UnitResult {
+    let n = spec.bots.len();
+    let preset = Preset::by_name(&spec.game).expect("validated game");
+    let table = TableSetup {
+        game: preset.game,
+        stacks: vec![preset.stack; n],
+        button: 0,
+    }
+    .validate()
+    .expect("preset tables are valid");
+    let mut stats = vec![BotStats::default(); n];
+    let mut players: Vec<Box<dyn Player>> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            factory
+                .create(s, bot_seed(seed, &spec.game, &spec.bots, spec.batch, i))
+                .unwrap_or_else(|f| Box::new(Forfeited(f)))
+        })
+        .collect();
+    let start = MatchStart {
+        game: convert::game_info(&table.game().clone()),
+        hands: spec.deals * n as u64,
+        decision_ms: 0,
+        bank_ms: 0,
+    };
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Err(f) = p.match_start(&start) {
+            stats[i].add_fault(f.kind);
+        }
+    }
+    let mut referee = Referee::new();
+    let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
+    let mut unit_net = vec![0i64; n];
+    for d in spec.first_deal..spec.first_deal + spec.deals {
+        for r in 0..n {
+            let k = d * n as u64 + r as u64;
+            let s = slot(k, n, true);
+            let t = table.with_button(Seat(s.button as u8));
+            players.rotate_right(s.rotation);
+            referee.play(&t, deck(seed, &spec.game, s.deal), k, &mut players);
+            players.rotate_left(s.rotation);
+            let hand = referee.hand();
+            let events = hand.events();
+            for (seat, chips) in hand.net() {
+                let bot = (seat.index() + n - s.rotation) % n;
+                stats[bot].add_hand(seat, events, chips);
+                unit_net[bot] += chips;
+            }
+            for f in &referee.faults {
+                let bot = (f.seat.index() + n - s.rotation) % n;
+                stats[bot].add_fault(f.kind);
+            }
+        }
+        for (bot, v) in unit_net.iter_mut().enumerate() {
+            stats[bot].add_unit(*v);
+            net[bot].push(*v);
+            *v = 0;
+        }
+    }
+    for p in players.iter_mut() {
+        p.finish();
+    }
+    UnitResult {
+        id: spec.id.clone(),
+        game: spec.game.clone(),
+        bots: spec.bots.clone(),
+        batch: spec.batch,
+        first_deal: spec.first_deal,
+        deals: spec.deals,
+        stats,
+        net,
+    }
+}

@@ -1,0 +1,222 @@
+//! Tournaments through the library: SPRT decisions with a known edge and error rates between
+//! identical bots, plan checks on resume, and determinism for any thread count.
+
+use std::path::PathBuf;
+
+use pitboss_arena::sprt::{Decision, SprtConfig};
+use pitboss_arena::tournament::{
+    self, load_folders, EntrantEntry, EntrantFactory, RunMode, Shard, Standings, TournamentConfig,
+    TournamentError, TournamentFile,
+};
+use pitboss_arena::{Fault, InProcess, Player};
+
+struct Builtins;
+
+impl EntrantFactory for Builtins {
+    fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault> {
+        Ok(Box::new(InProcess(
+            pitboss_bots::builtin(spec, seed).expect("a built-in bot"),
+        )))
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pitboss-tour-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn bots(specs: &[(&str, &str)]) -> Option<Vec<EntrantEntry>> {
+    Some(
+        specs
+            .iter()
+            .map(|(n, s)| EntrantEntry::Named {
+                name: n.to_string(),
+                spec: s.to_string(),
+            })
+            .collect(),
+    )
+}
+
+fn config(f: TournamentFile, out: &std::path::Path) -> TournamentConfig {
+    TournamentConfig::from_file(
+        TournamentFile {
+            out: Some(out.to_path_buf()),
+            ..f
+        },
+        || unreachable!(),
+    )
+    .expect("valid config")
+}
+
+fn standings(cfg: &TournamentConfig) -> Standings {
+    tournament::run(
+        cfg,
+        &cfg.out,
+        Shard::default(),
+        RunMode::Resume,
+        &Builtins,
+        &mut |_| {},
+    )
+    .expect("runs");
+    let l = load_folders(std::slice::from_ref(&cfg.out)).expect("loads");
+    Standings::compute(&l.plan, &l.units, &|u| l.locate(u)).expect("complete")
+}
+
+#[test]
+fn sprt_stops_a_pairing_with_a_known_edge_with_the_right_decision() {
+    for (order, want) in [
+        ([("lowball", "lowball"), ("random", "random")], Decision::H1),
+        ([("random", "random"), ("lowball", "lowball")], Decision::H0),
+    ] {
+        let out = tmp(&format!("edge-{}", order[0].0));
+        let cfg = config(
+            TournamentFile {
+                games: Some(vec!["27td-fl".into()]),
+                bots: bots(&order),
+                deals: Some(50_000),
+                batch: Some(100),
+                threads: Some(2),
+                sprt: Some(SprtConfig {
+                    m0: -20.0,
+                    m1: 20.0,
+                    alpha: 0.05,
+                    beta: 0.05,
+                }),
+                ..TournamentFile::default()
+            },
+            &out,
+        );
+        let s = standings(&cfg);
+        let t = &s.tables[0];
+        assert_eq!(t.decision, want, "{order:?}");
+        assert!(t.batches < 10, "took {} batches", t.batches);
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+/// Identical bots (two seeded random players; `call` against `call` is exactly 0 on every
+/// duplicate deal, so the test never decides): testing at the H0 boundary, H1 is accepted about α
+/// of the time; at the H1 boundary, H0 about β of the time.
+#[test]
+fn sprt_error_rates_between_identical_bots_stay_near_alpha_and_beta() {
+    let (alpha, beta) = (0.1, 0.1);
+    let trials = 60;
+    let mut wrong = [0u32; 2];
+    let mut decided = [0u32; 2];
+    let out = tmp("identical");
+    for (k, (m0, m1)) in [(0.0, 250.0), (-250.0, 0.0)].into_iter().enumerate() {
+        for seed in 0..trials {
+            let _ = std::fs::remove_dir_all(&out);
+            let cfg = config(
+                TournamentFile {
+                    games: Some(vec!["27td-fl".into()]),
+                    bots: bots(&[("a", "random"), ("b", "random")]),
+                    deals: Some(20_000),
+                    batch: Some(100),
+                    seed: Some(1000 * k as u64 + seed),
+                    threads: Some(1),
+                    bootstrap: Some(0),
+                    sprt: Some(SprtConfig {
+                        m0,
+                        m1,
+                        alpha,
+                        beta,
+                    }),
+                    ..TournamentFile::default()
+                },
+                &out,
+            );
+            let d = standings(&cfg).tables[0].decision;
+            decided[k] += u32::from(d != Decision::Undecided);
+            let bad = if k == 0 { Decision::H1 } else { Decision::H0 };
+            wrong[k] += u32::from(d == bad);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    eprintln!("wrong decisions {wrong:?}, decided {decided:?} of {trials}");
+    // Binomial(60, ≤ 0.1): mean ≤ 6, sd ≈ 2.3; 15 is about 4 sd above.
+    assert!(wrong[0] <= 15, "type I errors {} of {trials}", wrong[0]);
+    assert!(wrong[1] <= 15, "type II errors {} of {trials}", wrong[1]);
+    assert!(decided.iter().all(|&d| d >= 50), "decided {decided:?}");
+}
+
+#[test]
+fn results_do_not_depend_on_threads_and_resume_refuses_another_plan() {
+    let f = |threads| TournamentFile {
+        games: Some(vec!["27td-fl".into(), "stud8-fl".into()]),
+        bots: bots(&[("r", "random"), ("c", "call"), ("h", "hilo")]),
+        deals: Some(600),
+        batch: Some(100),
+        threads: Some(threads),
+        ..TournamentFile::default()
+    };
+    let (a, b) = (tmp("threads1"), tmp("threads2"));
+    let sa = standings(&config(f(1), &a));
+    let sb = standings(&config(f(2), &b));
+    assert_eq!(sa, sb);
+    let other = config(
+        TournamentFile {
+            deals: Some(700),
+            ..f(1)
+        },
+        &a,
+    );
+    let e = tournament::run(
+        &other,
+        &a,
+        Shard::default(),
+        RunMode::Resume,
+        &Builtins,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, TournamentError::PlanMismatch { detail, .. } if detail.contains("deals")),
+        "{e}"
+    );
+    let e = tournament::run(
+        &config(f(1), &a),
+        &a,
+        Shard { index: 1, count: 2 },
+        RunMode::Resume,
+        &Builtins,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(e, TournamentError::ShardMismatch { .. }), "{e}");
+    for d in [a, b] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn ring_tables_cover_every_subset_and_conserve_chips() {
+    let out = tmp("ring");
+    let cfg = config(
+        TournamentFile {
+            games: Some(vec!["stud8-fl".into()]),
+            bots: bots(&[
+                ("r", "random"),
+                ("c", "call"),
+                ("h", "hilo"),
+                ("x", "raise"),
+            ]),
+            format: Some("ring".into()),
+            table_size: Some(3),
+            deals: Some(200),
+            batch: Some(100),
+            threads: Some(2),
+            ..TournamentFile::default()
+        },
+        &out,
+    );
+    let s = standings(&cfg);
+    assert_eq!(s.tables.len(), 4);
+    for t in &s.tables {
+        let total: i128 = t.stats.iter().map(|b| b.net).sum();
+        assert_eq!(total, 0);
+        assert!(t.stats.iter().all(|b| b.hands == 600));
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,0 +1,148 @@
+//! Bot specs for tournaments and submissions: the factory that starts them (built-in bots
+//! in-process, `exec:` and `bot.toml` bots as supervised processes) and the conformance check that
+//! `pitboss submit` runs first (the same as `pitboss check`).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pitboss_arena::external::{self, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
+use pitboss_arena::tournament::{Entrant, EntrantFactory};
+use pitboss_arena::{BotFactory, ConfigError, Fault, Player};
+
+fn is_builtin(s: &str) -> bool {
+    pitboss_bots::builtin(s, 1).is_some()
+}
+
+/// Whether a spec can be started, naming the flag/key otherwise.
+///
+/// # Errors
+/// A [`ConfigError`] for a spec that is not a built-in name, an `exec:` command or a manifest.
+pub fn check_spec(spec: &str) -> Result<(), ConfigError> {
+    BotSpec::parse(spec, &is_builtin)
+        .map(|_| ())
+        .map_err(|e| ConfigError {
+            key: "--bot / bots",
+            why: format!(
+                "{e} (built-in bots: {}; or exec:COMMAND, or a bot.toml path)",
+                pitboss_bots::NAMES.join(", ")
+            ),
+        })
+}
+
+/// Starts the field's bots from their specs; external bots write their logs under `out/bots/`.
+pub struct Entrants {
+    factory: ExternalFactory,
+    index: HashMap<String, usize>,
+}
+
+impl Entrants {
+    /// Checks and prepares every entrant's spec (building external bots that have a build
+    /// command).
+    ///
+    /// # Errors
+    /// The first spec that cannot be used.
+    pub fn new(bots: &[Entrant], out: &Path) -> Result<Entrants, ConfigError> {
+        let specs: Vec<String> = bots.iter().map(|b| b.spec.clone()).collect();
+        for s in &specs {
+            check_spec(s)?;
+        }
+        let opts = ExternalOptions {
+            sandbox: true,
+            out: out.to_path_buf(),
+            ..ExternalOptions::default()
+        };
+        let factory = ExternalFactory::new(&specs, pitboss_bots::builtin, &opts).map_err(|e| {
+            ConfigError {
+                key: "--bot / bots",
+                why: e.to_string(),
+            }
+        })?;
+        let index = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i))
+            .collect();
+        Ok(Entrants { factory, index })
+    }
+}
+
+impl EntrantFactory for Entrants {
+    fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault> {
+        let i = *self.index.get(spec).ok_or_else(|| {
+            Fault::new(
+                pitboss_protocol::FaultKind::Crash,
+                format!("unknown bot {spec}"),
+            )
+        })?;
+        self.factory.create(i, seed)
+    }
+}
+
+/// The outcome of a conformance check: passed or not, and the checker's report.
+pub struct CheckReport {
+    pub passed: bool,
+    pub report: String,
+}
+
+/// Runs the conformance check of `pitboss check` on a spec: built-in bots pass (their tests are
+/// their conformance); others must pass the handshake and a short match in every game they claim.
+pub fn conformance(spec: &str) -> CheckReport {
+    if is_builtin(spec) {
+        return CheckReport {
+            passed: true,
+            report: format!("{spec}: built-in bot, conformance guaranteed by its tests"),
+        };
+    }
+    let out = std::env::temp_dir().join(format!("pitboss-submit-check-{}", std::process::id()));
+    let co = CheckOptions {
+        game: None,
+        hands: 200,
+        opponent: "random".into(),
+        external: ExternalOptions {
+            sandbox: true,
+            out,
+            ..ExternalOptions::default()
+        },
+    };
+    match external::check(spec, pitboss_bots::builtin, &co) {
+        Ok(rep) => CheckReport {
+            passed: rep.fit(),
+            report: rep.lines.join("\n"),
+        },
+        Err(e) => CheckReport {
+            passed: false,
+            report: e.to_string(),
+        },
+    }
+}
+
+/// The files that make up a bot, for its hash: the manifest or program a spec points to (and the
+/// rest of its folder when it is a manifest), or nothing for a built-in bot.
+pub fn bot_files(spec: &str) -> Vec<std::path::PathBuf> {
+    let path = std::path::Path::new(spec.strip_prefix("exec:").unwrap_or(spec));
+    let first = path
+        .to_str()
+        .and_then(|s| s.split_whitespace().last())
+        .map(std::path::PathBuf::from);
+    let Some(p) = first.filter(|p| p.exists()) else {
+        return Vec::new();
+    };
+    if p.is_file() && p.file_name().is_some_and(|n| n == "bot.toml") {
+        let dir = p.parent().unwrap_or(std::path::Path::new("."));
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map(|e| {
+                e.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file())
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        return files;
+    }
+    if p.is_file() {
+        vec![p]
+    } else {
+        Vec::new()
+    }
+}

@@ -1,0 +1,258 @@
+//! `pitboss tournament`: flags and an optional TOML file → a validated `TournamentConfig` → the
+//! arena's tournament runner (resume, shards) → reports, with progress on a terminal.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use pitboss_arena::output::timestamp;
+use pitboss_arena::report::Report;
+use pitboss_arena::sprt::SprtConfig;
+use pitboss_arena::tournament::{
+    self, load_folders, shards, EntrantEntry, RunMode, RunProgress, Shard, Standings,
+    TournamentConfig, TournamentFile,
+};
+use pitboss_arena::ConfigError;
+
+use super::bots::Entrants;
+use crate::args::TournamentArgs;
+
+fn cfg_err(key: &'static str, why: impl Into<String>) -> ConfigError {
+    ConfigError {
+        key,
+        why: why.into(),
+    }
+}
+
+/// Parses `M0,M1[,ALPHA,BETA]`.
+///
+/// # Errors
+/// A [`ConfigError`] for `--sprt`.
+pub fn parse_sprt(s: &str) -> Result<SprtConfig, ConfigError> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| cfg_err("--sprt", format!("`{s}`: use M0,M1 or M0,M1,ALPHA,BETA")))?;
+    let c = match v[..] {
+        [m0, m1] => SprtConfig {
+            m0,
+            m1,
+            alpha: 0.05,
+            beta: 0.05,
+        },
+        [m0, m1, alpha, beta] => SprtConfig {
+            m0,
+            m1,
+            alpha,
+            beta,
+        },
+        _ => {
+            return Err(cfg_err(
+                "--sprt",
+                format!("`{s}`: use M0,M1 or M0,M1,ALPHA,BETA"),
+            ))
+        }
+    };
+    Ok(c)
+}
+
+/// Reads a TOML tournament file.
+///
+/// # Errors
+/// When the file cannot be read or parsed (the message names the file).
+pub fn read_file(path: &Path) -> anyhow::Result<TournamentFile> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading tournament file {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("tournament file {}", path.display()))
+}
+
+/// `--bot NAME=SPEC` or `--bot SPEC`.
+fn entrant(s: &str) -> EntrantEntry {
+    match s.split_once('=') {
+        Some((name, spec)) if tournament::config::valid_name(name) => EntrantEntry::Named {
+            name: name.to_string(),
+            spec: spec.to_string(),
+        },
+        _ => EntrantEntry::Spec(s.to_string()),
+    }
+}
+
+fn default_out(name: &str) -> PathBuf {
+    PathBuf::from("results").join(format!("{}-{name}", timestamp()))
+}
+
+/// The config of a `pitboss tournament` invocation: from the file and flags, or (resume without a
+/// file) from the folder's plan.
+///
+/// # Errors
+/// Bad files or values, naming the flag or key.
+pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfig> {
+    let has_flags = !args.games.is_empty()
+        || !args.bots.is_empty()
+        || args.deals.is_some()
+        || args.batch.is_some()
+        || args.seed.is_some()
+        || args.format.is_some()
+        || args.sprt.is_some();
+    if let (Some(dir), None, false) = (&args.resume, &args.file, has_flags) {
+        let plan = shards::read_plan(dir)?;
+        let mut cfg = plan.config;
+        cfg.out = dir.clone();
+        cfg.threads = match args.threads {
+            Some(0) => return Err(cfg_err("--threads", "0: use 1 to 256").into()),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        return Ok(cfg);
+    }
+    let file = match &args.file {
+        Some(p) => read_file(p)?,
+        None => TournamentFile::default(),
+    };
+    let flags = TournamentFile {
+        name: None,
+        games: (!args.games.is_empty()).then(|| args.games.clone()),
+        bots: (!args.bots.is_empty()).then(|| args.bots.iter().map(|b| entrant(b)).collect()),
+        format: args.format.clone(),
+        table_size: args.table_size,
+        tables: args.tables,
+        deals: args.deals,
+        batch: args.batch,
+        seed: args.seed,
+        bootstrap: args.bootstrap,
+        threads: args.threads,
+        out: args.resume.clone().or_else(|| args.out.clone()),
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
+    };
+    let merged = file.overlay(flags);
+    let name = merged
+        .name
+        .clone()
+        .unwrap_or_else(|| "tournament".to_string());
+    Ok(TournamentConfig::from_file(merged, || default_out(&name))?)
+}
+
+/// Progress on stderr when it is a terminal: units, hands/s, ETA.
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(0);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} units  {msg}  ETA {eta}",
+                )
+                .expect("valid template"),
+            );
+            b
+        });
+        Progress { bar }
+    }
+
+    pub fn update(&self, p: &RunProgress, started: std::time::Instant) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!(
+            "{} hands, {:.0} hands/s{}",
+            p.hands,
+            p.hands as f64 / secs,
+            if p.skipped > 0 {
+                format!(", {} skipped (SPRT)", p.skipped)
+            } else {
+                String::new()
+            }
+        ));
+    }
+
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress::new()
+    }
+}
+
+/// Runs (a shard of) a tournament into `cfg.out`; unsharded, writes and returns the report.
+///
+/// # Errors
+/// Config, folder and I/O errors.
+pub fn run_config(
+    cfg: &TournamentConfig,
+    shard: Shard,
+    mode: RunMode,
+) -> anyhow::Result<Option<Report>> {
+    let factory = Entrants::new(&cfg.bots, &cfg.out)?;
+    tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
+    let progress = Progress::new();
+    let started = std::time::Instant::now();
+    let summary = tournament::run(cfg, &cfg.out, shard, mode, &factory, &mut |p| {
+        progress.update(p, started)
+    })?;
+    progress.finish();
+    let secs = summary.elapsed.as_secs_f64();
+    println!(
+        "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s)",
+        summary.played,
+        summary.reused,
+        summary.skipped,
+        summary.hands,
+        secs,
+        summary.hands as f64 / secs.max(1e-9)
+    );
+    if shard.count > 1 {
+        println!(
+            "shard {shard} done in {}; when every shard is done: pitboss merge DIR... --out OUT",
+            cfg.out.display()
+        );
+        return Ok(None);
+    }
+    let report = report_folders(std::slice::from_ref(&cfg.out), &cfg.out)?;
+    Ok(Some(report))
+}
+
+/// Loads folders, computes the standings and writes the reports into `out`.
+///
+/// # Errors
+/// Folder checks (plans, shards, units) and I/O.
+pub fn report_folders(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Report> {
+    let loaded = load_folders(dirs)?;
+    let standings = Standings::compute(&loaded.plan, &loaded.units, &|u| loaded.locate(u))?;
+    let report = Report::build(&loaded.plan, &standings);
+    report.write(out)?;
+    Ok(report)
+}
+
+/// Prints the leaderboard and where the files are.
+pub fn print_report(report: &Report, out: &Path) {
+    print!("{}", report.text_table());
+    println!(
+        "wrote {}/leaderboard.csv, crosstable.csv, leaderboard.md, report.html",
+        out.display()
+    );
+}
+
+pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
+    let cfg = config_from_args(&args)?;
+    let shard = match &args.shard {
+        Some(s) => Shard::parse(s).map_err(|why| cfg_err("--shard", why))?,
+        None => Shard::from_env(&|k| std::env::var(k).ok())
+            .map_err(|why| cfg_err("--shard (environment)", why))?
+            // Resuming a shard folder: its own shard.
+            .map_or_else(|| shards::read_shard(&cfg.out), Ok)?,
+    };
+    if let Some(report) = run_config(&cfg, shard, RunMode::Resume)? {
+        print_report(&report, &cfg.out);
+    }
+    Ok(())
+}
