@@ -551,3 +551,31 @@ fn a_dropped_player_takes_its_process_with_it() {
     drop(factory);
     assert!(children().is_empty());
 }
+
+#[test]
+fn closing_stdout_is_a_fault_and_the_bot_is_restarted() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("close_stdout.py", 20, generous());
+    assert!(
+        run.faults(FaultKind::ClosedStdout) > 0,
+        "{:?}",
+        run.report()
+    );
+    assert!(run.report().restarts > 0);
+}
+
+#[test]
+fn memory_limit_stops_a_hog() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = Limits {
+        memory_mb: Some(256),
+        ..generous()
+    };
+    let run = fixture_match("hog.py", 10, limits);
+    assert!(run.faults(FaultKind::Crash) > 0, "{:?}", run.report());
+    assert!(
+        run.report().faults[0].detail.contains("MemoryError"),
+        "{}",
+        run.report().faults[0]
+    );
+}

@@ -75,7 +75,7 @@ pub struct CheckArgs {
     /// Run the bot without Landlock and network namespace.
     #[arg(long)]
     pub no_sandbox: bool,
-    /// Where the bot's logs and transcripts go [default: results/<timestamp>-check].
+    /// Where the bot's logs and transcripts go [default: a new folder in the temp directory].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
 }

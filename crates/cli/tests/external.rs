@@ -50,7 +50,11 @@ fn check(bot: &str, extra: &[&str], name: &str) -> (Output, String) {
 #[test]
 fn check_passes_the_python_example() {
     let bot = root().join("bots/python/simple/bot.toml");
-    let (out, text) = check(bot.to_str().unwrap(), &["--hands", "100"], "py");
+    let (out, text) = check(
+        bot.to_str().unwrap(),
+        &["--hands", "100", "--decision-ms", "10000"],
+        "py",
+    );
     assert!(out.status.success(), "{text}");
     assert!(text.contains("FIT for a tournament"), "{text}");
     assert!(
@@ -70,7 +74,7 @@ fn check_passes_the_rust_example() {
     }
     let (out, text) = check(
         &format!("exec:{}", exe.display()),
-        &["--hands", "100"],
+        &["--hands", "100", "--decision-ms", "10000"],
         "rs",
     );
     assert!(out.status.success(), "{text}");
@@ -253,4 +257,42 @@ fn ctrl_c_kills_every_bot_process() {
         }
         assert!(!alive, "bot process {pid} survived Ctrl-C");
     }
+}
+
+#[test]
+fn match_file_keys_for_external_bots_are_validated() {
+    let dir = tmp("keys");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.toml");
+    std::fs::write(
+        &file,
+        "bots = [\"random\", \"call\"]\nhands = 10\nrestarts = 5000\n",
+    )
+    .unwrap();
+    let res = pitboss().arg("match").arg(&file).output().unwrap();
+    assert_eq!(res.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(err.contains("--restarts / restarts"), "{err}");
+    std::fs::write(
+        &file,
+        "bots = [\"random\", \"call\"]\nhands = 10\nsandbox = false\nfreeze_idle = true\ntranscript = true\ndecision_ms = 50\nbank_ms = 0\n",
+    )
+    .unwrap();
+    let res = pitboss()
+        .arg("match")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let cfg = std::fs::read_to_string(dir.join("out/config.toml")).unwrap();
+    assert!(
+        cfg.contains("sandbox = false") && cfg.contains("decision_ms = 50"),
+        "{cfg}"
+    );
 }

@@ -102,7 +102,12 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
                 verdict(&mut rep, co);
                 return Ok(rep);
             }
-            (Ok(()), Some(r)) => Some(r),
+            (Ok(()), Some(r)) => {
+                for w in &r.warnings {
+                    rep.problem(format!("sandbox: {w}"));
+                }
+                Some(r)
+            }
             (Ok(()), None) => None,
         }
     };

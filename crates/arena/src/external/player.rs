@@ -76,6 +76,8 @@ pub struct Report {
     pub forfeited: bool,
     /// The first few faults seen by the driver, with details.
     pub faults: Vec<Fault>,
+    /// Weaknesses of this bot's isolation (e.g. the output folder inside a readable folder).
+    pub warnings: Vec<String>,
 }
 
 /// One external bot of a match, shared by its players on all workers.
@@ -531,6 +533,27 @@ impl ExternalFactory {
                         read.extend(e.read.iter().cloned());
                         (read, sc.clone())
                     });
+                    let mut warnings = Vec::new();
+                    if let Some((read, _)) = &sandbox_paths {
+                        let out = opts.out.canonicalize().unwrap_or_else(|_| opts.out.clone());
+                        for r in read {
+                            let r = r.canonicalize().unwrap_or_else(|_| r.clone());
+                            if out.starts_with(&r) {
+                                warnings.push(format!(
+                                    "the output folder {} is inside {}, which the bot may read: \
+                                     move the bot or the output folder apart",
+                                    out.display(),
+                                    r.display()
+                                ));
+                            }
+                        }
+                    }
+                    for w in &warnings {
+                        tracing::warn!(bot = %e.name, "{w}");
+                        if let Ok(mut l) = log.lock() {
+                            l.note(&format!("warning: {w}"));
+                        }
+                    }
                     let launch = Launch {
                         command,
                         dir: e.dir.clone(),
@@ -560,7 +583,10 @@ impl ExternalFactory {
                         forfeited: AtomicBool::new(false),
                         hands: AtomicU64::new(0),
                         pool: Mutex::new(Vec::new()),
-                        report: Mutex::new(Report::default()),
+                        report: Mutex::new(Report {
+                            warnings,
+                            ..Report::default()
+                        }),
                         log,
                         scratch,
                     }))

@@ -452,7 +452,8 @@ fn classify(line: &[u8], e: &serde_json::Error) -> Fault {
 
 /// Reaps leftover members of a killed group that were reparented to us.
 fn reap_group(pgid: i32) {
-    let until = Instant::now() + Duration::from_secs(2);
+    // SIGKILL cannot be caught; only a process stuck in the kernel takes long to go.
+    let until = Instant::now() + Duration::from_secs(10);
     loop {
         let mut st = 0;
         // SAFETY: waitpid on a process group we created and killed.

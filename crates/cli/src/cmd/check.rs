@@ -30,8 +30,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
         }
         .into());
     }
+    // Outside the working directory by default, so that a bot checked from its own folder cannot
+    // read the check's output (the sandbox lets an exec: bot read its script's folder).
     let out = args.out.unwrap_or_else(|| {
-        std::path::PathBuf::from("results").join(format!("{}-check", timestamp()))
+        std::env::temp_dir().join(format!(
+            "pitboss-check-{}-{}",
+            timestamp(),
+            std::process::id()
+        ))
     });
     let co = CheckOptions {
         game: args.game,

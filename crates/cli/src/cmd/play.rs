@@ -167,6 +167,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         );
         log.push_str(&line);
         log.push('\n');
+        for w in &r.warnings {
+            eprintln!("pitboss: warning: {name}: {w}");
+            log.push_str(&format!("  warning: {w}\n"));
+        }
         for f in r.faults.iter().take(5) {
             log.push_str(&format!("  fault: {f}\n"));
         }
