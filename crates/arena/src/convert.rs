@@ -177,6 +177,21 @@ pub fn redact(e: &wire::Event, viewer: u8) -> wire::Event {
     }
 }
 
+/// [`redact`] in place: only the few events that hide something are touched, so a seat's copy of
+/// the event list is a memcpy plus a scan.
+#[inline]
+pub fn redact_in_place(e: &mut wire::Event, viewer: u8) {
+    match e {
+        wire::Event::Deal {
+            seat,
+            up: false,
+            card,
+        } if *seat != viewer => *card = None,
+        wire::Event::Discard { seat, cards, .. } if *seat != viewer => *cards = None,
+        _ => {}
+    }
+}
+
 /// A wire action as a domain action. Discards of cards not held, or listed twice, are left for
 /// the rules to refuse (as illegal), except duplicates, which cannot be expressed as a set.
 pub fn action(a: &wire::Action) -> Option<rules::Action> {
@@ -271,6 +286,9 @@ mod tests {
                     event(e.redacted_for(Seat(viewer))),
                     "{e:?} for seat {viewer}"
                 );
+                let mut w = event(e);
+                redact_in_place(&mut w, viewer);
+                assert_eq!(w, event(e.redacted_for(Seat(viewer))), "{e:?} in place");
             }
         }
     }

@@ -66,7 +66,10 @@ impl Referee {
     /// Sets `out` to the events from `from` on as `seat` may see them.
     fn events_for(wire_events: &[wire::Event], from: usize, seat: u8, out: &mut Vec<wire::Event>) {
         out.clear();
-        out.extend(wire_events[from..].iter().map(|e| convert::redact(e, seat)));
+        out.extend_from_slice(&wire_events[from..]);
+        for e in out.iter_mut() {
+            convert::redact_in_place(e, seat);
+        }
     }
 
     /// Plays hand number `hand_no` at `table` with `players[seat]` in each seat, dealing from `deck`.
