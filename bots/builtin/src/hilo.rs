@@ -3,10 +3,9 @@
 use pitboss_cards::eval::{ace_to_five_8, high, HighClass};
 use pitboss_cards::{CardSet, Rank, Suit};
 use pitboss_protocol::{ActRequest, Action, Bot, HandStart, MatchStart, SeatView};
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
-use crate::util::{self, RoundTracker};
+use crate::util;
 
 const TEN: u8 = Rank::Ten as u8;
 const QUEEN: u8 = Rank::Queen as u8;
@@ -31,36 +30,29 @@ const CALL_AT: i32 = 35;
 /// half. It bets and raises strong two-way hands, calls fair ones and folds the rest to a bet, with
 /// a few seeded semi-bluffs. Given triple draw, it plays like `call`.
 pub struct HiloBot {
-    rng: ChaCha8Rng,
-    stud: Option<bool>,
-    big_bet: Option<bool>,
-    track: RoundTracker,
+    cx: util::Context,
 }
 
 impl HiloBot {
     pub fn new(seed: u64) -> HiloBot {
         HiloBot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            stud: None,
-            big_bet: None,
-            track: RoundTracker::default(),
+            cx: util::Context::new(seed),
         }
     }
 }
 
 impl Bot for HiloBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.stud = Some(m.game.variant == "stud-hi-lo");
-        self.big_bet = Some(m.game.structure != "fixed-limit");
+        self.cx.match_start(m);
     }
 
     fn hand_start(&mut self, _h: &HandStart) {
-        self.track = RoundTracker::default();
+        self.cx.hand_start();
     }
 
     fn act(&mut self, req: &ActRequest) -> Action {
-        self.track.update(&req.events);
-        if !util::is_stud(self.stud, req) || req.legal.discard.is_some() {
+        self.cx.track.update(&req.events);
+        if !util::is_stud(self.cx.stud, req) || req.legal.discard.is_some() {
             return util::passive(&req.legal);
         }
         let cards = util::own_cards(&req.view);
@@ -71,14 +63,14 @@ impl Bot for HiloBot {
             later_street(&req.view, cards)
         };
         // Aggression beyond the first bet (the completion on third street) asks for more.
-        let pressure = 8 * i32::from(self.track.raises.saturating_sub(1));
+        let pressure = 8 * i32::from(self.cx.track.raises.saturating_sub(1));
         let (raise_at, call_at) = if third {
             (RAISE_AT_3RD, CALL_AT_3RD)
         } else {
             (RAISE_AT, CALL_AT)
         };
-        let bluff = self.rng.next_u32() < u32::MAX / 6; // one time in six
-        let big_bet = util::is_big_bet(self.big_bet, &req.legal);
+        let bluff = self.cx.rng.next_u32() < u32::MAX / 6; // one time in six
+        let big_bet = util::is_big_bet(self.cx.big_bet, &req.legal);
         util::bet_by_strength(
             req,
             s,

@@ -5,10 +5,9 @@
 
 use pitboss_cards::{Card, Rank};
 use pitboss_protocol::{ActRequest, Action, Bot, HandStart, MatchStart, SeatView};
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
-use crate::util::{self, RoundTracker};
+use crate::util;
 
 const SEVEN: u8 = Rank::Seven as u8;
 const EIGHT: u8 = Rank::Eight as u8;
@@ -29,36 +28,29 @@ const CALL_AT: i32 = 40;
 /// to a 7 early), calls reasonable draws, mixes in a few seeded semi-bluffs, and folds weak hands
 /// to a bet. Given stud, it plays like `call`.
 pub struct LowballBot {
-    rng: ChaCha8Rng,
-    stud: Option<bool>,
-    big_bet: Option<bool>,
-    track: RoundTracker,
+    cx: util::Context,
 }
 
 impl LowballBot {
     pub fn new(seed: u64) -> LowballBot {
         LowballBot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            stud: None,
-            big_bet: None,
-            track: RoundTracker::default(),
+            cx: util::Context::new(seed),
         }
     }
 }
 
 impl Bot for LowballBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.stud = Some(m.game.variant == "stud-hi-lo");
-        self.big_bet = Some(m.game.structure != "fixed-limit");
+        self.cx.match_start(m);
     }
 
     fn hand_start(&mut self, _h: &HandStart) {
-        self.track = RoundTracker::default();
+        self.cx.hand_start();
     }
 
     fn act(&mut self, req: &ActRequest) -> Action {
-        self.track.update(&req.events);
-        if util::is_stud(self.stud, req) || req.view.cards.len() != 5 {
+        self.cx.track.update(&req.events);
+        if util::is_stud(self.cx.stud, req) || req.view.cards.len() != 5 {
             return util::passive(&req.legal);
         }
         let view = &req.view;
@@ -72,9 +64,9 @@ impl Bot for LowballBot {
         }
         let s = strength(view, draws_done);
         // Every aggressive action after the first bet of the round asks for more.
-        let pressure = 8 * i32::from(self.track.raises.saturating_sub(1));
-        let bluff = self.rng.next_u32() < u32::MAX / 5; // one time in five
-        let big_bet = util::is_big_bet(self.big_bet, &req.legal);
+        let pressure = 8 * i32::from(self.cx.track.raises.saturating_sub(1));
+        let bluff = self.cx.rng.next_u32() < u32::MAX / 5; // one time in five
+        let big_bet = util::is_big_bet(self.cx.big_bet, &req.legal);
         util::bet_by_strength(
             req,
             s,

@@ -188,3 +188,33 @@ pub fn bet_by_strength(
 pub fn is_big_bet(structure: Option<bool>, legal: &LegalActions) -> bool {
     structure.unwrap_or_else(|| legal.raise.is_some_and(|r| r.min_to < r.max_to))
 }
+
+/// What both heuristic bots keep: their seeded generator, the game once the match start says it
+/// (`None` until then), and this round's bets and raises.
+pub struct Context {
+    pub rng: rand_chacha::ChaCha8Rng,
+    pub stud: Option<bool>,
+    pub big_bet: Option<bool>,
+    pub track: RoundTracker,
+}
+
+impl Context {
+    pub fn new(seed: u64) -> Context {
+        use rand_chacha::rand_core::SeedableRng;
+        Context {
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+            stud: None,
+            big_bet: None,
+            track: RoundTracker::default(),
+        }
+    }
+
+    pub fn match_start(&mut self, m: &pitboss_protocol::MatchStart) {
+        self.stud = Some(m.game.variant == "stud-hi-lo");
+        self.big_bet = Some(m.game.structure != "fixed-limit");
+    }
+
+    pub fn hand_start(&mut self) {
+        self.track = RoundTracker::default();
+    }
+}
