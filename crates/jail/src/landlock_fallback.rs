@@ -1,4 +1,5 @@
-//! Isolation of bot processes on Linux, where the kernel allows it:
+//! The jail's fallback where no namespaces can be created (a referee without root on a kernel
+//! without unprivileged user namespaces). Weaker than the full jail, and reported as such:
 //!
 //! * **Landlock** (file system): the bot may read (and execute) system directories, its own folder,
 //!   its program and the manifest's extra `read` paths, and write only its scratch directory. The
@@ -11,6 +12,7 @@
 //! thread, and reported by [`support`]; a missing feature is a recorded warning, not an error.
 
 use std::path::{Path, PathBuf};
+
 use std::sync::OnceLock;
 
 use landlock::{
@@ -115,19 +117,6 @@ pub struct Plan {
     netns: bool,
 }
 
-/// Finds `prog` the way `execvp` would.
-pub fn resolve_program(prog: &str, dir: &Path) -> Option<PathBuf> {
-    if prog.contains('/') {
-        let p = dir.join(prog);
-        return p.exists().then_some(p);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(prog))
-            .find(|p| p.is_file())
-    })
-}
-
 /// Errors preparing a sandbox.
 #[derive(Debug, thiserror::Error)]
 #[error("preparing the Landlock ruleset: {0}")]
@@ -169,11 +158,22 @@ impl Plan {
         })
     }
 
-    /// Splits the plan into what the child needs after `fork`.
-    pub fn into_child(self) -> ChildSandbox {
+    /// Splits the plan into what the child needs after `fork`, with the per-process limits.
+    pub fn into_child(self, limits: crate::Limits) -> ChildSandbox {
+        let mut rlimits = vec![
+            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_NOFILE, limits.open_files),
+        ];
+        if let Some(mb) = limits.address_space_mb.or(Some(limits.memory_mb)) {
+            rlimits.push((libc::RLIMIT_AS, mb.saturating_mul(1 << 20)));
+        }
+        if let Some(s) = limits.cpu_seconds {
+            rlimits.push((libc::RLIMIT_CPU, s));
+        }
         ChildSandbox {
             ruleset: self.ruleset,
             netns: self.netns,
+            rlimits,
         }
     }
 }
@@ -182,6 +182,7 @@ impl Plan {
 pub struct ChildSandbox {
     ruleset: Option<RulesetCreated>,
     netns: bool,
+    rlimits: Vec<(libc::__rlimit_resource_t, u64)>,
 }
 
 impl ChildSandbox {
@@ -193,6 +194,16 @@ impl ChildSandbox {
     /// # Safety
     /// Call only in a freshly forked child (from `pre_exec`).
     pub unsafe fn apply(&mut self) -> std::io::Result<()> {
+        for &(res, v) in &self.rlimits {
+            let r = libc::rlimit {
+                rlim_cur: v,
+                rlim_max: v,
+            };
+            if libc::setrlimit(res, &r) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
         if self.netns && libc::unshare(libc::CLONE_NEWNET) != 0 {
             return Err(std::io::Error::last_os_error());
         }

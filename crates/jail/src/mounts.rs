@@ -1,0 +1,382 @@
+//! The jail's mount view: a new root on a small tmpfs holding, at their own paths, read-only binds
+//! of the system directories and of what the bot may read, read-write binds of what it may write,
+//! a private `/tmp`, a `/proc` of its PID namespace and a handful of device files. Computed in the
+//! parent as a list of operations on C strings; applied in the child by [`MountPlan::apply`] with
+//! raw system calls, then `pivot_root`, so nothing of the host outside the list stays reachable.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::CString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use libc::c_ulong;
+
+use crate::sys::check_i;
+use crate::{cstring, JailError};
+
+/// System directories every jailed program may read (symlinks, as in merged-/usr systems, are
+/// recreated as symlinks).
+const SYSTEM: &[&str] = &[
+    "/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+/// Device files bound into `/dev`.
+const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    Ro,
+    Rw,
+    Dev,
+    Symlink(PathBuf),
+    Tmpfs,
+    Proc,
+}
+
+enum Op {
+    Dir(CString),
+    File(CString),
+    Symlink {
+        target: CString,
+        link: CString,
+    },
+    Bind {
+        src: CString,
+        dst: CString,
+        remount: c_ulong,
+    },
+    Tmpfs {
+        dst: CString,
+        data: CString,
+    },
+    Proc(CString),
+}
+
+/// The prepared view.
+pub(crate) struct MountPlan {
+    staging: CString,
+    ops: Vec<Op>,
+    old: CString,
+}
+
+/// The folder new roots are assembled on: one per euid, reused by every jail (each mounts its
+/// own tmpfs on it in its own mount namespace, so the host only ever sees an empty folder).
+fn staging_dir() -> Result<PathBuf, JailError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    // SAFETY: geteuid has no preconditions.
+    let euid = unsafe { libc::geteuid() };
+    let dir = PathBuf::from(format!("/tmp/.pitboss-jail-{euid}"));
+    let err = |source| JailError::Path {
+        path: dir.display().to_string(),
+        source,
+    };
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(err(e)),
+    }
+    let md = std::fs::symlink_metadata(&dir).map_err(err)?;
+    if !md.is_dir() || md.uid() != euid {
+        return Err(err(io::Error::other(
+            "exists and is not a folder of the referee's user",
+        )));
+    }
+    Ok(dir)
+}
+
+/// Mount flags of the file system holding `p`, as far as a bind remount must keep them.
+fn kept_flags(p: &Path) -> c_ulong {
+    let Ok(c) = cstring(p) else { return 0 };
+    // SAFETY: statvfs into a zeroed struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let mut f = 0;
+    for (s, m) in [
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+    ] {
+        if st.f_flag & s != 0 {
+            f |= m;
+        }
+    }
+    f
+}
+
+impl MountPlan {
+    /// The view for `read` (read-only) and `write` (read-write) paths; `/tmp` is a tmpfs of
+    /// `scratch_mb` MiB.
+    pub(crate) fn new(
+        read: &[PathBuf],
+        write: &[PathBuf],
+        scratch_mb: u64,
+    ) -> Result<MountPlan, JailError> {
+        let staging = staging_dir()?;
+        let mut want: BTreeMap<PathBuf, Kind> = BTreeMap::new();
+        for s in SYSTEM {
+            let p = Path::new(s);
+            match std::fs::symlink_metadata(p) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    if let Ok(t) = std::fs::read_link(p) {
+                        want.insert(p.into(), Kind::Symlink(t));
+                    }
+                }
+                Ok(m) if m.is_dir() => {
+                    want.insert(p.into(), Kind::Ro);
+                }
+                _ => {}
+            }
+        }
+        want.insert("/tmp".into(), Kind::Tmpfs);
+        want.insert("/proc".into(), Kind::Proc);
+        for d in DEVICES {
+            if Path::new(d).exists() {
+                want.insert(d.into(), Kind::Dev);
+            }
+        }
+        let canon = |p: &PathBuf| {
+            p.canonicalize().map_err(|source| JailError::Path {
+                path: p.display().to_string(),
+                source,
+            })
+        };
+        let forbidden = |c: &Path| {
+            c == Path::new("/") || ["/proc", "/sys", "/dev"].iter().any(|s| c.starts_with(s))
+        };
+        for p in read.iter().chain(write) {
+            if let Ok(c) = p.canonicalize() {
+                if forbidden(&c) {
+                    return Err(JailError::Path {
+                        path: p.display().to_string(),
+                        source: io::Error::other(
+                            "the whole file system, /proc, /sys and /dev are never bound into a jail",
+                        ),
+                    });
+                }
+            }
+        }
+        for p in read {
+            let c = match canon(p) {
+                Ok(c) => c,
+                // A read path that does not exist (an optional virtualenv) is simply not there.
+                Err(_) => continue,
+            };
+            want.entry(c).or_insert(Kind::Ro);
+        }
+        for p in write {
+            want.insert(canon(p)?, Kind::Rw);
+        }
+        if want.keys().any(|p| p.starts_with(&staging)) {
+            return Err(JailError::Path {
+                path: staging.display().to_string(),
+                source: io::Error::other("a bot may not read the jail's own staging folder"),
+            });
+        }
+        // A read-only path inside another read-only path adds nothing.
+        let ro_roots: Vec<PathBuf> = want
+            .iter()
+            .filter(|(_, k)| **k == Kind::Ro)
+            .map(|(p, _)| p.clone())
+            .collect();
+        want.retain(|p, k| {
+            *k != Kind::Ro
+                || !ro_roots
+                    .iter()
+                    .any(|r| r != p && p.starts_with(r) && !under_special(p, r))
+        });
+
+        let mut ops = Vec::new();
+        let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+        let inside = |p: &Path| staging.join(p.strip_prefix("/").unwrap_or(p));
+        for (p, kind) in &want {
+            // Parent folders of the mount point, in the new root.
+            let mut parents: Vec<&Path> = p.ancestors().skip(1).collect();
+            parents.reverse();
+            for a in parents {
+                if a == Path::new("/") || made.contains(a) {
+                    continue;
+                }
+                made.insert(a.to_path_buf());
+                ops.push(Op::Dir(cstring(&inside(a))?));
+            }
+            let dst = cstring(&inside(p))?;
+            made.insert(p.clone());
+            match kind {
+                Kind::Symlink(t) => ops.push(Op::Symlink {
+                    target: cstring(t)?,
+                    link: dst,
+                }),
+                Kind::Tmpfs => {
+                    ops.push(Op::Dir(dst.clone()));
+                    let data = format!("mode=1777,size={}m", scratch_mb.max(1));
+                    ops.push(Op::Tmpfs {
+                        dst,
+                        data: CString::new(data).expect("no NUL"),
+                    });
+                }
+                Kind::Proc => {
+                    ops.push(Op::Dir(dst.clone()));
+                    ops.push(Op::Proc(dst));
+                }
+                Kind::Ro | Kind::Rw | Kind::Dev => {
+                    ops.push(if p.is_dir() {
+                        Op::Dir(dst.clone())
+                    } else {
+                        Op::File(dst.clone())
+                    });
+                    let mut remount =
+                        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | kept_flags(p);
+                    match kind {
+                        Kind::Ro => remount |= libc::MS_RDONLY | libc::MS_NODEV,
+                        Kind::Rw => remount |= libc::MS_NODEV,
+                        _ => remount &= !libc::MS_NODEV,
+                    }
+                    ops.push(Op::Bind {
+                        src: cstring(p)?,
+                        dst,
+                        remount,
+                    });
+                }
+            }
+        }
+        let old = inside(Path::new("/.old"));
+        ops.push(Op::Dir(cstring(&old)?));
+        Ok(MountPlan {
+            staging: cstring(&staging)?,
+            ops,
+            old: cstring(&old)?,
+        })
+    }
+
+    /// Builds the view and makes it the root. Runs in the jail's init, in its own mount
+    /// namespace, before anything else of the bot.
+    pub(crate) fn apply(&self) -> io::Result<()> {
+        let none = std::ptr::null();
+        // SAFETY: mount/mkdir/open/symlink/pivot_root on prepared C strings.
+        unsafe {
+            check_i(
+                libc::mount(
+                    c"none".as_ptr(),
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    none.cast(),
+                ),
+                b"make / private",
+            )?;
+            check_i(
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    self.staging.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    c"mode=0755,size=4m".as_ptr().cast(),
+                ),
+                b"mount the new root",
+            )?;
+            for op in &self.ops {
+                match op {
+                    Op::Dir(d) => {
+                        if libc::mkdir(d.as_ptr(), 0o755) != 0
+                            && *libc::__errno_location() != libc::EEXIST
+                        {
+                            check_i(-1, b"mkdir in the new root")?;
+                        }
+                    }
+                    Op::File(f) => {
+                        let fd = libc::open(
+                            f.as_ptr(),
+                            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                            0o644,
+                        );
+                        check_i(fd, b"mount point file")?;
+                        libc::close(fd);
+                    }
+                    Op::Symlink { target, link } => {
+                        check_i(libc::symlink(target.as_ptr(), link.as_ptr()), b"symlink")?;
+                    }
+                    Op::Bind { src, dst, remount } => {
+                        check_i(
+                            libc::mount(
+                                src.as_ptr(),
+                                dst.as_ptr(),
+                                none,
+                                libc::MS_BIND | libc::MS_REC,
+                                none.cast(),
+                            ),
+                            b"bind mount",
+                        )?;
+                        check_i(
+                            libc::mount(none, dst.as_ptr(), none, *remount, none.cast()),
+                            b"remount a bind",
+                        )?;
+                    }
+                    Op::Tmpfs { dst, data } => {
+                        check_i(
+                            libc::mount(
+                                c"tmpfs".as_ptr(),
+                                dst.as_ptr(),
+                                c"tmpfs".as_ptr(),
+                                libc::MS_NOSUID | libc::MS_NODEV,
+                                data.as_ptr().cast(),
+                            ),
+                            b"mount /tmp",
+                        )?;
+                    }
+                    Op::Proc(dst) => {
+                        check_i(
+                            libc::mount(
+                                c"proc".as_ptr(),
+                                dst.as_ptr(),
+                                c"proc".as_ptr(),
+                                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                                none.cast(),
+                            ),
+                            b"mount /proc",
+                        )?;
+                    }
+                }
+            }
+            check_i(
+                libc::syscall(libc::SYS_pivot_root, self.staging.as_ptr(), self.old.as_ptr())
+                    as i32,
+                b"pivot_root",
+            )?;
+            check_i(libc::chdir(c"/".as_ptr()), b"chdir /")?;
+            check_i(
+                libc::umount2(c"/.old".as_ptr(), libc::MNT_DETACH),
+                b"detach the old root",
+            )?;
+            libc::rmdir(c"/.old".as_ptr());
+            check_i(
+                libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+                    none.cast(),
+                ),
+                b"make the new root read-only",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `p` lies below one of the special mounts under `root` (a bind of `/tmp/x` must not
+/// be dropped as redundant because `/` or `/tmp` is read-only: `/tmp` is a fresh tmpfs).
+fn under_special(p: &Path, root: &Path) -> bool {
+    ["/tmp", "/proc", "/dev"]
+        .iter()
+        .any(|s| p.starts_with(s) && !root.starts_with(s))
+}

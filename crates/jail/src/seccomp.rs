@@ -1,0 +1,170 @@
+//! The system-call filter of a jailed bot. A bot talks to the referee through the pipes it was
+//! given and needs nothing that reaches beyond its own process tree, so the filter refuses (with
+//! `EPERM`) every call that opens a channel or changes the system:
+//!
+//! * sockets of every family (`socket`; `socketpair` stays: an unnamed pair reaches nobody), and
+//!   with them TCP, UDP, path-named and abstract Unix sockets, netlink;
+//! * other processes' memory and control: `ptrace`, `process_vm_readv/writev`, `pidfd_getfd`,
+//!   `kcmp`;
+//! * the system: `mount` and the new mount API, `pivot_root`, `chroot`, `umount2`, `swapon`,
+//!   `reboot`, `kexec_*`, modules, `sethostname`, `setdomainname`, clock setting, `acct`,
+//!   `quotactl`, `syslog`;
+//! * kernel facilities with a record of escapes: `bpf`, `perf_event_open`, `userfaultfd`,
+//!   `io_uring_*` (whose operations bypass this filter), `keyctl`/`add_key`/`request_key`,
+//!   `open_by_handle_at`, `fanotify_init`, `lookup_dcookie`;
+//! * new namespaces: `unshare`, `setns`, and `clone` with any `CLONE_NEW*` flag; `clone3` (whose
+//!   flags a filter cannot read) answers `ENOSYS`, so C libraries fall back to `clone`.
+//!
+//! Everything else is allowed: the jail's other layers (uid, mount view, namespaces, cgroups)
+//! bound what the remaining calls can reach.
+
+use std::collections::BTreeMap;
+
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+/// The calls refused outright.
+fn denied() -> Vec<i64> {
+    let mut v = vec![
+        libc::SYS_socket,
+        libc::SYS_ptrace,
+        libc::SYS_process_vm_readv,
+        libc::SYS_process_vm_writev,
+        libc::SYS_pidfd_getfd,
+        libc::SYS_kcmp,
+        libc::SYS_mount,
+        libc::SYS_umount2,
+        libc::SYS_pivot_root,
+        libc::SYS_chroot,
+        libc::SYS_open_tree,
+        libc::SYS_move_mount,
+        libc::SYS_fsopen,
+        libc::SYS_fsconfig,
+        libc::SYS_fsmount,
+        libc::SYS_fspick,
+        libc::SYS_mount_setattr,
+        libc::SYS_swapon,
+        libc::SYS_swapoff,
+        libc::SYS_reboot,
+        libc::SYS_kexec_load,
+        libc::SYS_kexec_file_load,
+        libc::SYS_init_module,
+        libc::SYS_finit_module,
+        libc::SYS_delete_module,
+        libc::SYS_sethostname,
+        libc::SYS_setdomainname,
+        libc::SYS_settimeofday,
+        libc::SYS_clock_settime,
+        libc::SYS_clock_adjtime,
+        libc::SYS_adjtimex,
+        libc::SYS_acct,
+        libc::SYS_quotactl,
+        libc::SYS_syslog,
+        libc::SYS_bpf,
+        libc::SYS_perf_event_open,
+        libc::SYS_userfaultfd,
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        libc::SYS_open_by_handle_at,
+        libc::SYS_name_to_handle_at,
+        libc::SYS_fanotify_init,
+        libc::SYS_lookup_dcookie,
+        libc::SYS_unshare,
+        libc::SYS_setns,
+        libc::SYS_personality,
+        libc::SYS_vhangup,
+    ];
+    #[cfg(target_arch = "x86_64")]
+    v.extend([
+        libc::SYS_iopl,
+        libc::SYS_ioperm,
+        libc::SYS_uselib,
+        libc::SYS_mknod,
+    ]);
+    v.push(libc::SYS_mknodat);
+    v
+}
+
+/// `CLONE_NEW*` flags: a `clone` with any of them is refused.
+const NEW_NAMESPACES: [u64; 7] = [
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+];
+
+fn arch() -> Result<TargetArch, String> {
+    TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())
+}
+
+/// The two filters (the `EPERM` list with the `clone` flag rules, and `clone3` → `ENOSYS`),
+/// compiled to BPF. Built once per referee process and copied into each child.
+///
+/// # Errors
+/// A description when this architecture is not supported by the filter compiler.
+pub fn programs() -> Result<Vec<BpfProgram>, String> {
+    let arch = arch()?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        denied().into_iter().map(|s| (s, Vec::new())).collect();
+    // clone(flags, ...): the flags are argument 0 on the architectures we build for.
+    let clone_rules = NEW_NAMESPACES
+        .iter()
+        .map(|&bit| {
+            SeccompCondition::new(0, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(bit), bit)
+                .and_then(|c| SeccompRule::new(vec![c]))
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(libc::SYS_clone, clone_rules);
+    let deny = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let clone3 = SeccompFilter::new(
+        [(libc::SYS_clone3, Vec::new())].into_iter().collect(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(vec![
+        deny.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?,
+        clone3
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| e.to_string())?,
+    ])
+}
+
+/// Installs `progs` on the calling thread (after `no_new_privs`, which the caller has set).
+/// Async-signal-safe: two `seccomp(2)` calls on prepared programs.
+pub(crate) fn apply(progs: &[BpfProgram]) -> std::io::Result<()> {
+    for p in progs {
+        let fprog = libc::sock_fprog {
+            len: p.len() as u16,
+            filter: p.as_ptr() as *mut libc::sock_filter,
+        };
+        // SAFETY: seccomp(SECCOMP_SET_MODE_FILTER) with a valid program.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0,
+                &fprog as *const libc::sock_fprog,
+            )
+        };
+        crate::sys::check(r, b"seccomp")?;
+    }
+    Ok(())
+}

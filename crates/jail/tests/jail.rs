@@ -1,0 +1,331 @@
+//! The jail from the inside: each test runs a small shell or Python program in a jail and checks
+//! what it could see and do. Where the machine cannot give the full jail (no root, no user
+//! namespaces) the tests that need a layer say so and check the reduced jail's promise instead.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use pitboss_jail::{features, install_root, resolve_program, Jail, JailSpec, Limits, Mode};
+
+/// Whether the full jail is in force. As root it must be: a test that needs it fails (rather than
+/// being skipped) when the jail fell back.
+fn full() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(features().mode, Mode::Root, "{}", features().describe());
+    }
+    features().mode != Mode::Fallback
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pitboss-jail-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `argv` in a jail with `spec` (read paths for the program's installation added).
+fn jailed(argv: &[&str], mut spec: JailSpec) -> Output {
+    let prog = resolve_program(argv[0], Path::new("/")).expect("program on PATH");
+    spec.read.extend(install_root(&prog));
+    spec.read.push(prog.clone());
+    if spec.workdir.as_os_str().is_empty() {
+        spec.workdir = "/".into();
+    }
+    let mut jail = Jail::prepare(&spec).expect("jail");
+    let mut cmd = Command::new(&prog);
+    cmd.args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    jail.install(&mut cmd);
+    cmd.env("PATH", "/usr/local/bin:/usr/bin:/bin");
+    let out = cmd.output().expect("spawn");
+    jail.cleanup();
+    out
+}
+
+fn sh(script: &str) -> Output {
+    jailed(&["sh", "-c", script], JailSpec::default())
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn features_are_reported() {
+    let f = features();
+    let d = f.describe();
+    assert!(d.starts_with("jail"), "{d}");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(f.mode, Mode::Root, "{d}");
+    }
+}
+
+#[test]
+fn a_jailed_process_is_not_root_and_sees_only_its_view() {
+    if !full() {
+        eprintln!("skipped: {}", features().describe());
+        return;
+    }
+    let out = sh("id -u; hostname; ls -a /; echo procs=$(ls /proc | grep -c '^[0-9]'); \
+                  cat /proc/self/status | grep CapEff; ls /root 2>&1; ls /tmp | wc -l");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}\n{}", text(&out.stderr));
+    let lines: Vec<&str> = o.lines().collect();
+    assert_ne!(lines[0], "0", "uid: {o}");
+    assert_eq!(lines[1], "pitboss-jail");
+    for hidden in ["home", "root", "sys", "work", "boot", "run", "var", "srv", "mnt"] {
+        assert!(
+            !lines.iter().any(|l| *l == hidden),
+            "/{hidden} is visible:\n{o}"
+        );
+    }
+    assert!(o.contains("CapEff:\t0000000000000000"), "{o}");
+    // sh, ls|grep (and the pipeline's subshells): far fewer than the host's processes.
+    let procs: usize = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("procs=").and_then(|n| n.parse().ok()))
+        .expect("process count");
+    assert!(procs < 10, "{procs} processes visible:\n{o}");
+}
+
+#[test]
+fn the_environment_is_scrubbed() {
+    std::env::set_var("PITBOSS_TEST_SECRET", "hidden");
+    let out = sh("env");
+    let o = text(&out.stdout);
+    assert!(!o.contains("PITBOSS_TEST_SECRET"), "{o}");
+    for l in o.lines() {
+        let k = l.split('=').next().unwrap_or("");
+        assert!(
+            ["PATH", "HOME", "TMPDIR", "PITBOSS_SCRATCH", "PWD", "SHLVL", "_", "OLDPWD"]
+                .contains(&k),
+            "unexpected variable {l}"
+        );
+    }
+}
+
+#[test]
+fn sockets_and_privileged_calls_are_refused() {
+    if !full() {
+        return;
+    }
+    let script = r#"
+import ctypes, os, socket, errno
+libc = ctypes.CDLL(None, use_errno=True)
+def res(name, f):
+    try:
+        r = f()
+        print(name, "ALLOWED", r)
+    except OSError as e:
+        print(name, "refused", e.errno)
+res("tcp", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+res("unix", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+res("pair", lambda: len(socket.socketpair()))
+def call(name, *args):
+    r = libc.syscall(*args)
+    print(name, "ALLOWED" if r >= 0 else "refused", ctypes.get_errno())
+call("ptrace", 101, 16, os.getppid(), 0, 0)
+call("bpf", 321, 0, 0, 0)
+call("keyctl", 250, 0, 0, 0)
+call("unshare", 272, 0x20000)
+call("sethostname", 170, b"x", 1)
+call("mount", 165, b"none", b"/tmp", b"tmpfs", 0, 0)
+res("setuid0", lambda: os.setuid(0))
+res("mknod", lambda: os.mknod("/tmp/n", 0o600 | 0o020000, os.makedev(1, 3)))
+"#;
+    let out = jailed(&["python3", "-c", script], JailSpec::default());
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}\n{}", text(&out.stderr));
+    for l in o.lines() {
+        let name = l.split(' ').next().unwrap();
+        if name == "pair" {
+            assert!(l.contains("ALLOWED"), "{l}");
+        } else {
+            assert!(l.contains("refused"), "{l}\n{o}");
+        }
+    }
+    assert_eq!(o.lines().count(), 11, "{o}");
+}
+
+#[test]
+fn files_outside_the_view_do_not_exist_and_the_view_is_read_only() {
+    if !full() {
+        return;
+    }
+    let d = tmp("view");
+    let mine = d.join("mine");
+    let other = d.join("other");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(mine.join("a.txt"), "mine\n").unwrap();
+    std::fs::write(other.join("secret.txt"), "secret").unwrap();
+    let script = format!(
+        "cat {m}/a.txt; cat {o}/secret.txt 2>/dev/null || echo no-other; \
+         touch {m}/b 2>/dev/null || echo ro-folder; touch /tmp/x && echo tmp-ok; \
+         touch /usr/x 2>/dev/null || echo ro-usr; cat /etc/shadow 2>/dev/null || echo no-shadow",
+        m = mine.display(),
+        o = other.display()
+    );
+    let spec = JailSpec {
+        workdir: mine.clone(),
+        ..JailSpec::default()
+    };
+    let out = jailed(&["sh", "-c", &script], spec);
+    let o = text(&out.stdout);
+    assert_eq!(
+        o.lines().collect::<Vec<_>>(),
+        ["mine", "no-other", "ro-folder", "tmp-ok", "ro-usr", "no-shadow"],
+        "{o}\n{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_write_folder_is_writable() {
+    if !full() {
+        return;
+    }
+    let d = tmp("write");
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let spec = JailSpec {
+        workdir: d.clone(),
+        read: vec![d.clone()],
+        write: vec![out.clone()],
+        ..JailSpec::default()
+    };
+    let jail_uid = {
+        let r = jailed(&["id", "-u"], spec.clone());
+        text(&r.stdout).trim().parse::<u32>().unwrap()
+    };
+    // The referee hands the folder to the jail's uid (as `pitboss` does for a build).
+    let _ = jail_uid;
+    // SAFETY: chmod on a test folder.
+    std::fs::set_permissions(&out, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    let r = jailed(
+        &["sh", "-c", &format!("echo built > {}/artifact", out.display())],
+        spec,
+    );
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("artifact")).unwrap(),
+        "built\n"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+fn host_processes_with(marker: &str) -> Vec<i32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
+            if String::from_utf8_lossy(&c).contains(marker) {
+                v.push(pid);
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn a_setsid_child_dies_with_the_jail() {
+    if !full() {
+        return;
+    }
+    // The jailed shell starts a detached sleeper in a new session and exits at once.
+    let out = sh("setsid sleep 3217 </dev/null >/dev/null 2>&1 & echo started");
+    assert!(text(&out.stdout).contains("started"));
+    std::thread::sleep(Duration::from_millis(200));
+    let left = host_processes_with("sleep\u{0}3217");
+    assert!(left.is_empty(), "survivors: {left:?}");
+}
+
+#[test]
+fn the_process_tree_is_limited() {
+    if !full() || features().cgroup.is_none() {
+        return;
+    }
+    let spec = JailSpec {
+        limits: Limits {
+            pids: 20,
+            memory_mb: 128,
+            ..Limits::default()
+        },
+        ..JailSpec::default()
+    };
+    let forks = r#"
+import os, time
+n = 0
+for i in range(60):
+    try:
+        if os.fork() == 0:
+            time.sleep(2)
+            os._exit(0)
+        n += 1
+    except OSError:
+        break
+print(n)
+"#;
+    let out = jailed(&["python3", "-c", forks], spec.clone());
+    let o = text(&out.stdout);
+    let n: usize = o.trim().parse().unwrap_or(999);
+    assert!(n < 20, "{n} forks in a jail limited to 20 processes: {o} {}", text(&out.stderr));
+    let hog = jailed(
+        &["python3", "-c", "x = bytearray(600 * 1024 * 1024); print('survived')"],
+        spec,
+    );
+    assert!(
+        !text(&hog.stdout).contains("survived"),
+        "a 600 MB allocation passed a 128 MB limit"
+    );
+}
+
+/// A referee that dies by SIGKILL takes its jails with it: this test re-runs itself as a child
+/// "referee" that starts a jailed sleeper and is then killed.
+#[test]
+fn jails_die_with_the_referee() {
+    if std::env::var_os("PITBOSS_JAIL_TEST_REFEREE").is_some() {
+        let mut jail = Jail::prepare(&JailSpec {
+            workdir: "/".into(),
+            ..JailSpec::default()
+        })
+        .unwrap();
+        let mut cmd = Command::new("/bin/sleep");
+        cmd.arg("3301");
+        jail.install(&mut cmd);
+        let _child = cmd.spawn().unwrap();
+        println!("READY");
+        std::thread::sleep(Duration::from_secs(60));
+        return;
+    }
+    if !full() {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let mut referee = Command::new(exe)
+        .args(["--exact", "jails_die_with_the_referee", "--nocapture"])
+        .env("PITBOSS_JAIL_TEST_REFEREE", "1")
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while host_processes_with("sleep\u{0}3301").is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!host_processes_with("sleep\u{0}3301").is_empty(), "never started");
+    referee.kill().unwrap();
+    referee.wait().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while !host_processes_with("sleep\u{0}3301").is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(host_processes_with("sleep\u{0}3301").is_empty());
+}
