@@ -32,8 +32,10 @@ pub struct MatchFile {
     pub bank_ms: Option<u64>,
     /// External bots: restarts after a crash before the bot forfeits.
     pub restarts: Option<u32>,
-    /// External bots: confine with Landlock and a network namespace (default true).
+    /// External bots: run them (and their build steps) in the jail (default true).
     pub sandbox: Option<bool>,
+    /// External bots: give build steps the host's network (default false).
+    pub build_network: Option<bool>,
     /// External bots: SIGSTOP a bot while it is not its turn.
     pub freeze_idle: Option<bool>,
     /// External bots: record every line exchanged, timestamped, per bot process.
@@ -59,6 +61,7 @@ impl MatchFile {
             bank_ms: over.bank_ms.or(self.bank_ms),
             restarts: over.restarts.or(self.restarts),
             sandbox: over.sandbox.or(self.sandbox),
+            build_network: over.build_network.or(self.build_network),
             freeze_idle: over.freeze_idle.or(self.freeze_idle),
             transcript: over.transcript.or(self.transcript),
         }
@@ -88,6 +91,8 @@ pub struct MatchConfig {
     pub restarts: Option<u32>,
     #[serde(default = "yes")]
     pub sandbox: bool,
+    #[serde(default)]
+    pub build_network: bool,
     #[serde(default)]
     pub freeze_idle: bool,
     #[serde(default)]
@@ -186,6 +191,7 @@ impl MatchConfig {
             bank_ms: f.bank_ms,
             restarts: f.restarts,
             sandbox: f.sandbox.unwrap_or(true),
+            build_network: f.build_network.unwrap_or(false),
             freeze_idle: f.freeze_idle.unwrap_or(false),
             transcript: f.transcript.unwrap_or(false),
             out: f.out.unwrap_or_else(|| default_out(&game)),

@@ -23,11 +23,13 @@ use crate::summary::{self, SummaryRow};
 
 /// Creates the players of one table.
 pub trait BotFactory: Sync {
-    /// Bot `index` of the match's list, for one block of hands, seeded with `seed`.
+    /// Bot `index` of the match's list, for one block of hands, seeded with `seed`, for `lane`:
+    /// in duplicate matches each seat rotation is a lane of its own, and a factory must never
+    /// let one instance (one process) play in two lanes — it would see both sides of a deal.
     ///
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (the caller records it and the seat forfeits).
-    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault>;
+    fn create(&self, index: usize, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault>;
 }
 
 /// Where hand `k` of a match is played from.
@@ -221,22 +223,21 @@ fn play_block(
 ) -> Block {
     let n = cfg.bots.len();
     let mut stats = MatchStats::new(n);
-    let mut players: Vec<Box<dyn Player>> = (0..n)
-        .map(|i| {
-            factory
-                .create(i, derive_seed(cfg.seed, b, i as u64))
-                .unwrap_or_else(|f| Box::new(Forfeited(f)))
-        })
-        .collect();
+    let lanes = if cfg.duplicate { n } else { 1 };
+    let mut lane_players = players_by_lane(factory, n, lanes, |lane, i| {
+        derive_seed(cfg.seed, b, (lane * n + i) as u64)
+    });
     let start = MatchStart {
         game: convert::game_info(&table.game().clone()),
         hands: cfg.hands,
         decision_ms: 0,
         bank_ms: 0,
     };
-    for (i, p) in players.iter_mut().enumerate() {
-        if let Err(f) = p.match_start(&start) {
-            stats.bots[i].add_fault(f.kind);
+    for players in &mut lane_players {
+        for (i, p) in players.iter_mut().enumerate() {
+            if let Err(f) = p.match_start(&start) {
+                stats.bots[i].add_fault(f.kind);
+            }
         }
     }
     let mut referee = Referee::new();
@@ -251,8 +252,9 @@ fn play_block(
     for k in first..last {
         let s = slot(k, n, cfg.duplicate);
         let t = table.with_button(Seat(s.button as u8));
+        let players = &mut lane_players[if cfg.duplicate { s.rotation } else { 0 }];
         players.rotate_right(s.rotation);
-        referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, &mut players);
+        referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, players);
         players.rotate_left(s.rotation);
         let hand = referee.hand();
         let events = hand.events();
@@ -314,7 +316,7 @@ fn play_block(
             }
         }
     }
-    for p in players.iter_mut() {
+    for p in lane_players.iter_mut().flatten() {
         p.finish();
     }
     Block {
@@ -323,6 +325,26 @@ fn play_block(
         hands_csv,
         phhs,
     }
+}
+
+/// The players of `n` bots for each of `lanes` lanes (a seat whose bot cannot start forfeits).
+pub(crate) fn players_by_lane(
+    factory: &dyn BotFactory,
+    n: usize,
+    lanes: usize,
+    seed: impl Fn(usize, usize) -> u64,
+) -> Vec<Vec<Box<dyn Player>>> {
+    (0..lanes)
+        .map(|lane| {
+            (0..n)
+                .map(|i| {
+                    factory
+                        .create(i, seed(lane, i), lane)
+                        .unwrap_or_else(|f| Box::new(Forfeited(f)))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A seat whose bot could not be started: every decision is a forfeit fault.

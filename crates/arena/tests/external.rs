@@ -90,6 +90,7 @@ fn match_with(name: &str, game: &str, bot: &str, hands: u64, limits: Limits, san
         freeze_idle: false,
         transcript: true,
         out: out.clone(),
+        ..ExternalOptions::default()
     };
     let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
     let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
@@ -202,11 +203,19 @@ fn exit_at_once_is_a_handshake_fault_then_forfeit() {
 }
 
 #[test]
-fn never_answering_times_out() {
+fn never_answering_times_out_then_is_restarted_then_forfeits() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let run = fixture_match("silent.py", 12, short());
-    assert!(run.faults(FaultKind::Timeout) > 0);
-    assert_eq!(run.total_faults(), run.faults(FaultKind::Timeout));
+    let run = fixture_match("silent.py", 40, short());
+    // Three timeouts in a row stop the process; the restarts go the same way; then it forfeits
+    // instead of costing every remaining decision its full limit.
+    assert!(run.faults(FaultKind::Timeout) >= 3, "{:?}", run.report());
+    let r = run.report();
+    assert_eq!(r.restarts, 2, "{r:?}");
+    assert!(r.forfeited);
+    assert_eq!(
+        run.total_faults(),
+        run.faults(FaultKind::Timeout) + run.faults(FaultKind::Forfeit)
+    );
 }
 
 #[test]
@@ -214,7 +223,39 @@ fn late_answers_time_out_and_are_discarded() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let run = fixture_match("slow.py", 12, short());
     assert!(run.faults(FaultKind::Timeout) > 0);
-    assert_eq!(run.total_faults(), run.faults(FaultKind::Timeout));
+    assert_eq!(
+        run.total_faults(),
+        run.faults(FaultKind::Timeout) + run.faults(FaultKind::Forfeit)
+    );
+}
+
+#[test]
+fn a_reply_sent_before_its_request_is_a_fault() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("early.py", 20, generous());
+    let r = run.report();
+    assert!(run.faults(FaultKind::Malformed) > 0, "{r:?}");
+    assert!(
+        r.faults
+            .iter()
+            .any(|f| f.detail.contains("before request")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_stale_reply_flood_is_a_fault_and_the_log_stays_capped() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = fixture_match("stale_flood.py", 30, generous());
+    let r = run.report();
+    assert!(
+        r.faults.iter().any(|f| f.detail.contains("stale replies")),
+        "{r:?}"
+    );
+    let log = std::fs::metadata(run.out.join("bots/1-python3.log"))
+        .unwrap()
+        .len();
+    assert!(log < 2 * 1024 * 1024, "log of {log} bytes");
 }
 
 #[test]
@@ -299,8 +340,10 @@ fn forked_child_holding_stdout_is_killed_and_reaped() {
 #[test]
 fn sandbox_denies_reading_the_output_folder() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if external::sandbox::support().landlock.is_none() {
-        eprintln!("skipped: no Landlock here");
+    if external::jail::features().mode == external::jail::Mode::Fallback
+        && external::jail::landlock_fallback::support().landlock.is_none()
+    {
+        eprintln!("skipped: no jail here");
         return;
     }
     let out = tmp("read_output.py");
@@ -326,7 +369,11 @@ fn sandbox_denies_reading_the_output_folder() {
 #[test]
 fn sandbox_denies_tcp_to_localhost() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !external::sandbox::support().netns && external::sandbox::support().landlock.is_none() {
+    let fb = external::jail::landlock_fallback::support();
+    if external::jail::features().mode == external::jail::Mode::Fallback
+        && !fb.netns
+        && fb.landlock.is_none()
+    {
         eprintln!("skipped: no network isolation here");
         return;
     }
@@ -389,7 +436,7 @@ fn spy_never_receives_a_hidden_card() {
         };
         let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
         let table = cfg.table_setup().validate().unwrap();
-        let mut players = vec![factory.create(0, 1).unwrap(), factory.create(1, 2).unwrap()];
+        let mut players = vec![factory.create(0, 1, 0).unwrap(), factory.create(1, 2, 0).unwrap()];
         let start = pitboss_protocol::MatchStart {
             game: pitboss_arena::convert::game_info(&cfg.game()),
             hands: 300,
@@ -542,7 +589,7 @@ fn a_dropped_player_takes_its_process_with_it() {
         ..ExternalOptions::default()
     };
     let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
-    let player = factory.create(0, 1).unwrap();
+    let player = factory.create(0, 1, 0).unwrap();
     let groups = external::live_groups();
     assert_eq!(groups.len(), 1);
     drop(player); // as the runner does when a worker unwinds: no finish()

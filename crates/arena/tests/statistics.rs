@@ -6,7 +6,7 @@ use pitboss_arena::{run_match, BotFactory, Fault, InProcess, MatchConfig, MatchF
 struct Builtins(Vec<String>);
 
 impl BotFactory for Builtins {
-    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault> {
+    fn create(&self, index: usize, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
         Ok(Box::new(InProcess(
             pitboss_bots::builtin(&self.0[index], seed).expect("known bot"),
         )))

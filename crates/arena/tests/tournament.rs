@@ -13,7 +13,7 @@ use pitboss_arena::{Fault, InProcess, Player};
 struct Builtins;
 
 impl EntrantFactory for Builtins {
-    fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault> {
+    fn create(&self, spec: &str, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
         Ok(Box::new(InProcess(
             pitboss_bots::builtin(spec, seed).expect("a built-in bot"),
         )))

@@ -72,9 +72,15 @@ pub struct CheckArgs {
     /// Match time bank in milliseconds [default: the manifest's, else 10000].
     #[arg(long)]
     pub bank_ms: Option<u64>,
-    /// Run the bot without Landlock and network namespace.
+    /// Run the bot (and its build step) outside the jail, with the referee's rights.
     #[arg(long)]
     pub no_sandbox: bool,
+    /// Accept a manifest whose `read`, `workdir` or `build_dir` lies outside its own folder.
+    #[arg(long)]
+    pub allow_read_outside: bool,
+    /// Give the manifest's build step the host's network (e.g. to download dependencies).
+    #[arg(long)]
+    pub build_network: bool,
     /// Where the bot's logs and transcripts go [default: a new folder in the temp directory].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -217,6 +223,9 @@ pub struct SubmitArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Accept a manifest whose `read`, `workdir` or `build_dir` lies outside its own folder.
+    #[arg(long)]
+    pub allow_read_outside: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -287,9 +296,12 @@ pub struct MatchArgs {
     /// External bots: restarts after a crash before the bot forfeits [default: manifest, else 3].
     #[arg(long)]
     pub restarts: Option<u32>,
-    /// External bots: no Landlock confinement and no network namespace.
+    /// External bots: run outside the jail, with the referee's rights (trusted bots only).
     #[arg(long)]
     pub no_sandbox: bool,
+    /// External bots: give manifests' build steps the host's network.
+    #[arg(long)]
+    pub build_network: bool,
     /// External bots: SIGSTOP each bot while it is not its turn.
     #[arg(long)]
     pub freeze_idle: bool,

@@ -25,6 +25,8 @@ pub struct CheckOptions {
     /// The reference opponent (a built-in name).
     pub opponent: String,
     pub external: ExternalOptions,
+    /// Accept a manifest that reads outside its own folder (the operator's explicit choice).
+    pub allow_read_outside: bool,
 }
 
 /// The verdict.
@@ -72,6 +74,18 @@ fn explain(kind: FaultKind) -> &'static str {
 pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckReport, SpecError> {
     let is_builtin = |s: &str| builtin(s, 1).is_some();
     let parsed = BotSpec::parse(spec, &is_builtin)?;
+    if let BotSpec::External(e) = &parsed {
+        let outside = e.reads_outside();
+        if !outside.is_empty() && !co.allow_read_outside {
+            return Err(SpecError::ReadsOutside {
+                path: e
+                    .manifest
+                    .as_ref()
+                    .map_or_else(|| spec.to_string(), |m| m.display().to_string()),
+                outside,
+            });
+        }
+    }
     let mut rep = CheckReport::default();
     if let BotSpec::External(e) = &parsed {
         rep.say(format!(
@@ -83,13 +97,13 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
     } else {
         rep.say(format!("bot: built-in `{spec}` (runs in-process)"));
     }
-    rep.say(super::sandbox::support().describe(co.external.sandbox));
+    rep.say(super::player::jail_description(co.external.sandbox));
     // Handshake alone first.
     let specs = || vec![parsed.clone(), BotSpec::Builtin(co.opponent.clone())];
     let hello = {
         let f = ExternalFactory::from_specs(specs(), builtin, &co.external)?;
         let mut p = f
-            .create(0, 1)
+            .create(0, 1, 0)
             .map_err(|e| SpecError::Unknown(e.to_string()))?;
         let r = p.match_start(&dummy_start());
         p.finish();
@@ -104,7 +118,7 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
             }
             (Ok(()), Some(r)) => {
                 for w in &r.warnings {
-                    rep.problem(format!("sandbox: {w}"));
+                    rep.problem(format!("jail: {w}"));
                 }
                 Some(r)
             }
@@ -197,7 +211,7 @@ fn play_game(
     };
     let table = setup.validate().expect("preset tables are valid");
     let mut players: Vec<Box<dyn Player>> = (0..2)
-        .map(|i| f.create(i, 7 + i as u64))
+        .map(|i| f.create(i, 7 + i as u64, 0))
         .collect::<Result<_, _>>()
         .map_err(|e| SpecError::Unknown(e.to_string()))?;
     let start = MatchStart {

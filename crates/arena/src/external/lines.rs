@@ -84,6 +84,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         self.line.clear();
     }
 
+    /// Whether a whole line is already buffered (so [`Self::next_line`] returns at once).
+    pub fn has_line(&self) -> bool {
+        self.buf[self.start..self.end].contains(&b'\n')
+    }
+
     /// The first bytes of the last over-long line.
     pub fn head(&self) -> &[u8] {
         &self.head

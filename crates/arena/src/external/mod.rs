@@ -4,18 +4,23 @@
 //! * [`spec`]: what `--bot` accepts (built-in name, `exec:COMMAND`, `bot.toml`);
 //! * [`lines`]: bounded line reading;
 //! * [`session`]: one process — spawn, handshake, exchanges under deadlines, termination;
-//! * [`sandbox`]: Landlock and a network namespace, where the kernel allows;
+//! * [`launch`]: from a spec to the jail's view, limits and environment (the jail itself is the
+//!   `pitboss-jail` crate);
+//! * [`build`]: a manifest's build step, in the same jail;
 //! * [`player`]: the [`Player`](crate::Player) over a session, with time bank, restarts and
 //!   forfeit, and the [`BotFactory`](crate::BotFactory) for all spec kinds.
 
+pub mod build;
 pub mod check;
+pub mod launch;
 pub mod lines;
 pub mod player;
-pub mod sandbox;
 pub mod session;
 pub mod spec;
 
 pub use check::{check, CheckOptions, CheckReport};
 pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
 pub use session::{become_subreaper, kill_all, live_groups};
-pub use spec::{BotSpec, ExternalSpec, Limits, SpecError};
+pub use pitboss_jail as jail;
+pub use player::jail_description;
+pub use spec::{BotSpec, BuildOptions, ExternalSpec, Limits, SpecError};

@@ -4,12 +4,13 @@
 //! every kind of bot spec.
 //!
 //! Processes outlive blocks of hands: when the runner finishes a block, a healthy process goes
-//! back to a pool and the next block on any worker takes it, so a match with `T` threads runs at
-//! most `T` processes per bot at a time (one per bot with `--threads 1`). Which process plays which
-//! hands depends on thread timing, so results with external bots are reproducible only with one
-//! thread.
+//! back to the pool of its lane and the next block on any worker takes it. Duplicate matches
+//! have one lane per seat rotation, so a process never plays two rotations of the same deal (it
+//! would know its opponent's cards from its own in the other rotation); a match with `T` threads
+//! runs at most `T` processes per bot and lane. Which process plays which hands depends on thread
+//! timing, so results with external bots are reproducible only with one thread.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,7 +21,7 @@ use pitboss_protocol::{
 };
 use serde::Serialize;
 
-use super::sandbox::{self, resolve_program};
+use super::launch;
 use super::session::{is_fatal, BotLog, Launch, Session};
 use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
 use crate::player::{Fault, InProcess, Player};
@@ -30,7 +31,7 @@ use crate::runner::BotFactory;
 pub type BuiltinFn = fn(&str, u64) -> Option<Box<dyn Bot>>;
 
 /// Match-wide settings for external bots (flags and match-file keys).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ExternalOptions {
     /// Overrides of the manifests' limits (decision_ms, bank_ms, restarts, ...).
     pub limits: Limits,
@@ -39,6 +40,22 @@ pub struct ExternalOptions {
     pub transcript: bool,
     /// The match's output folder (bot logs go to `bots/`, transcripts to `transcripts/`).
     pub out: PathBuf,
+    /// How manifests' build steps run.
+    pub build: spec::BuildOptions,
+}
+
+impl Default for ExternalOptions {
+    /// Jailed, builds included: the safe choice needs no flag.
+    fn default() -> ExternalOptions {
+        ExternalOptions {
+            limits: Limits::default(),
+            sandbox: true,
+            freeze_idle: false,
+            transcript: false,
+            out: PathBuf::new(),
+            build: spec::BuildOptions::default(),
+        }
+    }
 }
 
 impl ExternalOptions {
@@ -55,6 +72,10 @@ impl ExternalOptions {
             freeze_idle: cfg.freeze_idle,
             transcript: cfg.transcript,
             out: cfg.out.clone(),
+            build: spec::BuildOptions {
+                sandbox: cfg.sandbox,
+                network: cfg.build_network,
+            },
         }
     }
 }
@@ -93,7 +114,8 @@ pub struct Shared {
     spawns: AtomicU32,
     forfeited: AtomicBool,
     hands: AtomicU64,
-    pool: Mutex<Vec<Session>>,
+    /// Idle processes, by lane.
+    pool: Mutex<Vec<Vec<Session>>>,
     report: Mutex<Report>,
     log: Arc<Mutex<BotLog>>,
     scratch: Option<PathBuf>,
@@ -136,7 +158,7 @@ impl Shared {
         let sessions: Vec<Session> = self
             .pool
             .lock()
-            .map(|mut p| std::mem::take(&mut *p))
+            .map(|mut p| std::mem::take(&mut *p).into_iter().flatten().collect())
             .unwrap_or_default();
         let end = ToBot::MatchEnd(MatchEnd {
             hands: self.hands.load(Ordering::Relaxed),
@@ -170,6 +192,10 @@ struct ActOut<'a> {
 /// An external bot in one seat of one worker.
 pub struct ExternalPlayer {
     shared: Arc<Shared>,
+    lane: usize,
+    /// Timeouts in a row: a bot that stops answering (or reading) is restarted after
+    /// [`TIMEOUT_STRIKES`] of them instead of costing every later decision its full limit.
+    timeouts: u32,
     session: Option<Session>,
     start: Option<MatchStart>,
     pending: Option<Fault>,
@@ -179,12 +205,21 @@ pub struct ExternalPlayer {
     buf: Vec<u8>,
 }
 
+/// Timeouts in a row after which a process is stopped and restarted for the next hand.
+pub const TIMEOUT_STRIKES: u32 = 3;
+
 impl ExternalPlayer {
-    fn new(shared: Arc<Shared>) -> ExternalPlayer {
-        let pooled = shared.pool.lock().ok().and_then(|mut p| p.pop());
+    fn new(shared: Arc<Shared>, lane: usize) -> ExternalPlayer {
+        let pooled = shared
+            .pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.get_mut(lane).and_then(Vec::pop));
         let mut p = ExternalPlayer {
             forfeited: shared.forfeited.load(Ordering::Relaxed),
             shared,
+            lane,
+            timeouts: 0,
             session: None,
             start: None,
             pending: None,
@@ -207,7 +242,11 @@ impl ExternalPlayer {
 
     fn on_fault(&mut self, f: &Fault) {
         self.shared.record(f);
-        if is_fatal(f.kind) {
+        if f.kind == FaultKind::Timeout {
+            self.timeouts += 1;
+        }
+        if is_fatal(f.kind) || self.timeouts >= TIMEOUT_STRIKES {
+            self.timeouts = 0;
             if let Some(s) = self.session.take() {
                 s.note(&format!("fault: {f}; stopping the process"));
                 s.kill();
@@ -347,6 +386,7 @@ impl Player for ExternalPlayer {
         }
         match r {
             Ok(Some((FromBot::Action(a), took))) => {
+                self.timeouts = 0;
                 if let Ok(mut rep) = self.shared.report.lock() {
                     let us = took.as_micros() as u64;
                     rep.decisions += 1;
@@ -384,7 +424,10 @@ impl Player for ExternalPlayer {
     fn finish(&mut self) {
         if let Some(s) = self.session.take() {
             if let Ok(mut p) = self.shared.pool.lock() {
-                p.push(s);
+                if p.len() <= self.lane {
+                    p.resize_with(self.lane + 1, Vec::new);
+                }
+                p[self.lane].push(s);
             }
         }
     }
@@ -398,37 +441,13 @@ impl Drop for ExternalPlayer {
     }
 }
 
-/// The folder above a program's `bin/` (its installation, e.g. a Python prefix).
-fn install_prefix(exe: &Path) -> Option<PathBuf> {
-    let real = exe.canonicalize().ok()?;
-    let bin = real.parent()?;
-    if bin.file_name()? != "bin" {
-        return None;
+/// What the jail enforces (or that it is off), in one line.
+pub fn jail_description(enabled: bool) -> String {
+    if enabled {
+        pitboss_jail::features().describe()
+    } else {
+        "jail: OFF (--no-sandbox): bots run with the referee's rights and see its files".into()
     }
-    let prefix = bin.parent()?;
-    (prefix != Path::new("/") && prefix != Path::new("/usr")).then(|| prefix.to_path_buf())
-}
-
-/// For a Python interpreter: its real executable (not a shim) and its prefixes.
-fn python_install(prog: &str, dir: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
-    let name = Path::new(prog).file_name()?.to_str()?;
-    if !name.starts_with("python") {
-        return None;
-    }
-    let out = std::process::Command::new(prog)
-        .current_dir(dir)
-        .args([
-            "-c",
-            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
-        ])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let mut lines = text.lines().map(PathBuf::from);
-    let exe = lines.next().filter(|p| p.is_absolute())?;
-    Some((exe, lines.filter(|p| p.is_absolute()).collect()))
 }
 
 enum Entry {
@@ -485,91 +504,38 @@ impl ExternalFactory {
             let e = match s {
                 BotSpec::Builtin(n) => Entry::Builtin(n),
                 BotSpec::External(e) => {
-                    e.build()?;
+                    e.build(&opts.build)?;
                     let label = format!("{}-{}", i + 1, e.name);
-                    let lim = e.limits.overlay(opts.limits);
                     let logs = opts.out.join("bots");
                     mkdir(&logs)?;
                     let transcripts = opts.transcript.then(|| opts.out.join("transcripts"));
                     if let Some(t) = &transcripts {
                         mkdir(t)?;
                     }
-                    let scratch = opts.sandbox.then(|| {
-                        std::env::temp_dir()
-                            .join(format!("pitboss-scratch-{}-{label}", std::process::id()))
-                    });
-                    if let Some(s) = &scratch {
-                        mkdir(s)?;
-                    }
                     let log = Arc::new(Mutex::new(BotLog::new(
                         Some(logs.join(format!("{label}.log"))),
                         LOG_CAP,
                     )));
-                    let mut command = e.command.clone();
-                    let mut prefixes = Vec::new();
-                    if opts.sandbox {
-                        // An interpreter behind a shim (pyenv) needs its real path and prefix.
-                        if let Some((exe, p)) = python_install(&command[0], &e.dir) {
-                            command[0] = exe.display().to_string();
-                            prefixes = p;
-                        }
-                    }
-                    let sandbox_paths = scratch.as_ref().map(|sc| {
-                        let mut read = prefixes.clone();
-                        if e.manifest.is_some() {
-                            read.push(e.dir.clone());
-                        }
-                        if let Some(exe) = resolve_program(&command[0], &e.dir) {
-                            read.extend(install_prefix(&exe));
-                            read.push(exe);
-                        }
-                        for a in &e.command[1..] {
-                            let p = e.dir.join(a);
-                            if e.manifest.is_none() && p.is_file() {
-                                // An exec: script may read its own folder (its helper modules).
-                                read.extend(p.parent().map(Path::to_path_buf));
-                            }
-                        }
-                        read.extend(e.read.iter().cloned());
-                        (read, sc.clone())
-                    });
-                    let mut warnings = Vec::new();
-                    if let Some((read, _)) = &sandbox_paths {
-                        let out = opts.out.canonicalize().unwrap_or_else(|_| opts.out.clone());
-                        for r in read {
-                            let r = r.canonicalize().unwrap_or_else(|_| r.clone());
-                            if out.starts_with(&r) {
-                                warnings.push(format!(
-                                    "the output folder {} is inside {}, which the bot may read: \
-                                     move the bot or the output folder apart",
-                                    out.display(),
-                                    r.display()
-                                ));
-                            }
-                        }
-                    }
-                    for w in &warnings {
+                    let prep = launch::prepare(
+                        &e,
+                        &label,
+                        opts.limits,
+                        opts.sandbox,
+                        &opts.out,
+                        log.clone(),
+                    )?;
+                    for w in &prep.warnings {
                         tracing::warn!(bot = %e.name, "{w}");
                         if let Ok(mut l) = log.lock() {
                             l.note(&format!("warning: {w}"));
                         }
                     }
-                    let launch = Launch {
-                        command,
-                        dir: e.dir.clone(),
-                        memory_mb: lim.memory_mb,
-                        cpu_seconds: lim.cpu_seconds,
-                        sandbox: sandbox_paths,
-                        startup: Duration::from_millis(
-                            lim.startup_ms.unwrap_or(spec::DEFAULT_STARTUP_MS),
-                        ),
-                        freeze_idle: opts.freeze_idle,
-                        transcript: None,
-                        log: log.clone(),
-                    };
+                    let mut launch: Launch = prep.launch;
+                    launch.freeze_idle = opts.freeze_idle;
                     if let Ok(mut l) = log.lock() {
-                        l.note(&sandbox::support().describe(opts.sandbox));
+                        l.note(&jail_description(opts.sandbox));
                     }
+                    let lim = prep.limits;
                     Entry::External(Arc::new(Shared {
                         label,
                         decision_ms: lim.decision_ms.unwrap_or(spec::DEFAULT_DECISION_MS),
@@ -584,11 +550,11 @@ impl ExternalFactory {
                         hands: AtomicU64::new(0),
                         pool: Mutex::new(Vec::new()),
                         report: Mutex::new(Report {
-                            warnings,
+                            warnings: prep.warnings,
                             ..Report::default()
                         }),
                         log,
-                        scratch,
+                        scratch: prep.scratch,
                     }))
                 }
             };
@@ -606,9 +572,9 @@ impl ExternalFactory {
         self.entries.iter().any(|e| matches!(e, Entry::External(_)))
     }
 
-    /// What the sandbox enforces, in one line.
+    /// What the jail enforces, in one line.
     pub fn sandbox_description(&self) -> String {
-        sandbox::support().describe(self.sandbox)
+        jail_description(self.sandbox)
     }
 
     /// Reports of the external bots, by index in the match's bot list.
@@ -639,12 +605,12 @@ impl Drop for ExternalFactory {
 }
 
 impl BotFactory for ExternalFactory {
-    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault> {
+    fn create(&self, index: usize, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
         match &self.entries[index] {
             Entry::Builtin(name) => (self.builtin)(name, seed)
                 .map(|b| Box::new(InProcess(b)) as Box<dyn Player>)
                 .ok_or_else(|| Fault::new(FaultKind::Handshake, format!("no built-in bot {name}"))),
-            Entry::External(s) => Ok(Box::new(ExternalPlayer::new(s.clone()))),
+            Entry::External(s) => Ok(Box::new(ExternalPlayer::new(s.clone(), lane))),
         }
     }
 }

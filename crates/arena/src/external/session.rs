@@ -1,7 +1,12 @@
-//! One running bot process: spawned in its own process group with piped stdio, stderr drained to
-//! a capped log, every exchange a `tokio::select!` over the reply line, the process's exit and the
-//! deadline; termination closes stdin, then SIGTERM → grace → SIGKILL to the whole group, and
-//! reaps everything (the referee is a child subreaper, so even grandchildren are reaped).
+//! One running bot process: spawned in its jail ([`pitboss_jail`]) in its own process group with
+//! piped stdio and an allow-listed environment, stderr drained to a capped log, every exchange a
+//! `tokio::select!` over the reply line, the process's exit and the deadline; termination closes
+//! stdin, then SIGTERM → grace → SIGKILL to the whole group and the jail's cgroup, and reaps
+//! everything (the jail's PID namespace dies with its init, whatever sessions the bot made).
+//!
+//! Everything the bot writes on stdout counts: a line that arrives before the request it claims
+//! to answer is a fault, stale replies are counted against a flood limit, and the referee's notes
+//! about them share the log's size cap.
 //!
 //! Each session owns a small current-thread Tokio runtime: the referee loop is synchronous and
 //! calls `block_on` from its worker thread, so the pipes are polled on that same thread with no
@@ -19,14 +24,18 @@ use pitboss_protocol::{FaultKind, FromBot, Hello, PROTOCOL_VERSION};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
+use pitboss_jail::{Jail, JailSpec};
+
 use super::lines::{LineError, LineReader};
-use super::sandbox::{ChildSandbox, Plan};
 use crate::player::Fault;
 
 /// Grace between closing stdin and SIGTERM, and between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(500);
 /// How much of an offending line is kept in the bot log and fault details.
 pub const SHOWN: usize = 300;
+/// Stale replies (answers to requests already settled) tolerated while one request waits; more
+/// is a flood, a fault.
+pub const STALE_MAX: u32 = 64;
 
 static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
@@ -67,6 +76,7 @@ pub struct BotLog {
     written: u64,
     cap: u64,
     dropped: u64,
+    dropped_notes: u64,
 }
 
 impl BotLog {
@@ -76,6 +86,7 @@ impl BotLog {
             written: 0,
             cap,
             dropped: 0,
+            dropped_notes: 0,
         }
     }
 
@@ -89,21 +100,41 @@ impl BotLog {
         self.dropped += (bytes.len() - n) as u64;
     }
 
-    /// A referee note (always written, even past the cap, but short).
+    /// A referee note. Notes share the cap with the bot's stderr (a bot could otherwise make
+    /// the referee write without bound, e.g. by flooding stale replies); past the cap they are
+    /// counted and summed up by [`Self::close`].
     pub fn note(&mut self, s: &str) {
+        let line = format!("[pitboss] {s}\n");
+        if self.written + line.len() as u64 > self.cap {
+            self.dropped_notes += 1;
+            return;
+        }
+        self.written += line.len() as u64;
         if let Some(f) = self.file.as_mut() {
-            let _ = writeln!(f, "[pitboss] {s}");
+            let _ = f.write_all(line.as_bytes());
         }
     }
 
+    /// Closing lines (always written, short): what the cap dropped.
     pub fn close(&mut self) {
-        if self.dropped > 0 {
-            let d = self.dropped;
-            self.note(&format!(
-                "{d} more bytes of stderr dropped (log cap reached)"
-            ));
-            self.dropped = 0;
+        if let Some(f) = self.file.as_mut() {
+            if self.dropped > 0 {
+                let _ = writeln!(
+                    f,
+                    "[pitboss] {} more bytes of stderr dropped (log cap reached)",
+                    self.dropped
+                );
+            }
+            if self.dropped_notes > 0 {
+                let _ = writeln!(
+                    f,
+                    "[pitboss] {} more referee notes dropped (log cap reached)",
+                    self.dropped_notes
+                );
+            }
         }
+        self.dropped = 0;
+        self.dropped_notes = 0;
     }
 }
 
@@ -130,10 +161,13 @@ impl Tail {
 pub struct Launch {
     pub command: Vec<String>,
     pub dir: PathBuf,
+    /// The jail (`None`: `--no-sandbox`, the referee's rights, only rlimits).
+    pub jail: Option<JailSpec>,
+    /// Per-process limits without a jail.
     pub memory_mb: Option<u64>,
     pub cpu_seconds: Option<u64>,
-    /// Paths the bot may read, and its scratch directory (`None`: no sandbox).
-    pub sandbox: Option<(Vec<PathBuf>, PathBuf)>,
+    /// The whole environment of the bot (an allow-list; nothing is inherited).
+    pub env: Vec<(String, String)>,
     pub startup: Duration,
     pub freeze_idle: bool,
     pub transcript: Option<PathBuf>,
@@ -175,6 +209,9 @@ struct Io {
     stderr_task: Option<tokio::task::JoinHandle<()>>,
     /// Notifications not yet written: they go out with the next request, in one write.
     pending: Vec<u8>,
+    /// The bot's stdout, for a non-blocking look before each request.
+    stdout_fd: i32,
+    jail: Option<Jail>,
 }
 
 /// Notifications are held back until the next request or this many bytes.
@@ -253,9 +290,9 @@ impl Io {
         if expect.is_none() && self.pending.len() < COALESCE {
             return Ok(None);
         }
-        if self.frozen {
-            self.signal(libc::SIGCONT);
-            self.frozen = false;
+        self.thaw();
+        if let Some(id) = expect {
+            self.drain_unsolicited(id).await?;
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crash_fault("input already closed"));
@@ -289,6 +326,7 @@ impl Io {
             self.freeze();
             return Ok(None);
         };
+        let mut stale = 0u32;
         loop {
             let got = tokio::select! {
                 biased;
@@ -296,96 +334,171 @@ impl Io {
                 st = self.child.wait(), if self.exited.is_none() => Got::Exit(st),
                 _ = tokio::time::sleep_until(deadline) => Got::Deadline,
             };
-            match got {
-                Got::Line => {
-                    let line = self.reader.line().to_vec();
-                    self.record('<', &line);
-                    match serde_json::from_slice::<FromBot>(&line) {
-                        Ok(reply) => {
-                            let rid = match &reply {
-                                FromBot::Hello(h) => h.id,
-                                FromBot::Action(a) => a.id,
-                            };
-                            if rid == id {
-                                self.freeze();
-                                return Ok(Some((reply, start.elapsed())));
-                            }
-                            if rid < id {
-                                self.note(&format!(
-                                    "late reply to request {rid} discarded: {}",
-                                    shown(&line)
-                                ));
-                                continue;
-                            }
-                            let f = Fault::new(
-                                FaultKind::Malformed,
-                                format!(
-                                    "reply id {rid} answers no request (expected {id}): {}",
-                                    shown(&line)
-                                ),
-                            );
-                            self.note(&f.to_string());
-                            return Err(f);
-                        }
-                        Err(e) => {
-                            let f = classify(&line, &e);
-                            self.note(&f.to_string());
-                            return Err(f);
-                        }
-                    }
+            match self.settle(got, id, budget, &mut stale).await {
+                Some(Ok(reply)) => {
+                    self.freeze();
+                    return Ok(Some((reply, start.elapsed())));
                 }
-                Got::Read(LineError::TooLong) => {
-                    let f = Fault::new(
-                        FaultKind::LineTooLong,
-                        format!(
-                            "a line longer than {} bytes (starts: {})",
-                            pitboss_protocol::MAX_LINE,
-                            shown(self.reader.head())
-                        ),
-                    );
-                    self.note(&f.detail);
-                    return Err(f);
-                }
-                Got::Read(LineError::Eof) => {
-                    if self.exited.is_none() {
-                        if let Ok(Ok(st)) =
-                            tokio::time::timeout(Duration::from_millis(200), self.child.wait())
-                                .await
-                        {
-                            self.exited = Some(st);
-                        }
-                    }
-                    if self.exited.is_some() {
-                        self.drain_stderr().await;
-                        return Err(self.crash_fault("the bot exited"));
-                    }
-                    return Err(Fault::new(
-                        FaultKind::ClosedStdout,
-                        "the bot closed its stdout but is still running",
-                    ));
-                }
-                Got::Read(LineError::Io(e)) => {
-                    return Err(self.crash_fault(&format!("reading its output: {e}")))
-                }
-                Got::Exit(st) => {
-                    self.exited = st.ok();
-                    self.drain_stderr().await;
-                    return Err(self.crash_fault("the bot exited"));
-                }
-                Got::Deadline => {
-                    return Err(Fault::new(
-                        FaultKind::Timeout,
-                        format!("no reply within {} ms", budget.as_millis()),
-                    ))
-                }
+                Some(Err(f)) => return Err(f),
+                None => continue,
             }
         }
     }
 
+    /// Before a request goes out: every line the bot has already written is read now. None of
+    /// them can answer the coming request (the bot has not seen it): an id at or past `next` is
+    /// a reply to a request not yet sent — a fault; older ids are stale and counted.
+    async fn drain_unsolicited(&mut self, next: u64) -> Result<(), Fault> {
+        let mut stale = 0u32;
+        while self.reader.has_line() || fd_readable(self.stdout_fd) {
+            let got = match self.reader.next_line().await {
+                Ok(()) => Got::Line,
+                Err(e) => Got::Read(e),
+            };
+            if let Got::Line = got {
+                let line = self.reader.line().to_vec();
+                if let Ok(rid) = reply_id(&line) {
+                    if rid >= next {
+                        self.record('<', &line);
+                        let f = Fault::new(
+                            FaultKind::Malformed,
+                            format!(
+                                "reply id {rid} arrived before request {rid} was sent: {}",
+                                shown(&line)
+                            ),
+                        );
+                        self.note(&f.detail);
+                        return Err(f);
+                    }
+                }
+            }
+            let budget = Duration::ZERO;
+            if let Some(Err(f)) = self.settle(got, next, budget, &mut stale).await {
+                return Err(f);
+            }
+        }
+        Ok(())
+    }
+
+    /// What one wake-up of the reply loop means for request `id`: `Some(Ok)` its reply,
+    /// `Some(Err)` a fault, `None` keep waiting (a stale line was discarded).
+    async fn settle(
+        &mut self,
+        got: Got,
+        id: u64,
+        budget: Duration,
+        stale: &mut u32,
+    ) -> Option<Result<FromBot, Fault>> {
+        match got {
+            Got::Line => {
+                let line = self.reader.line().to_vec();
+                self.record('<', &line);
+                match serde_json::from_slice::<FromBot>(&line) {
+                    Ok(reply) => {
+                        let rid = match &reply {
+                            FromBot::Hello(h) => h.id,
+                            FromBot::Action(a) => a.id,
+                        };
+                        if rid == id {
+                            return Some(Ok(reply));
+                        }
+                        if rid < id {
+                            *stale += 1;
+                            if *stale > STALE_MAX {
+                                let f = Fault::new(
+                                    FaultKind::Malformed,
+                                    format!(
+                                        "more than {STALE_MAX} stale replies while request {id} \
+                                         waited (a flood)"
+                                    ),
+                                );
+                                self.note(&f.detail);
+                                return Some(Err(f));
+                            }
+                            self.note(&format!(
+                                "late reply to request {rid} discarded: {}",
+                                shown(&line)
+                            ));
+                            return None;
+                        }
+                        let f = Fault::new(
+                            FaultKind::Malformed,
+                            format!(
+                                "reply id {rid} answers no request (expected {id}): {}",
+                                shown(&line)
+                            ),
+                        );
+                        self.note(&f.to_string());
+                        Some(Err(f))
+                    }
+                    Err(e) => {
+                        let f = classify(&line, &e);
+                        self.note(&f.to_string());
+                        Some(Err(f))
+                    }
+                }
+            }
+            Got::Read(LineError::TooLong) => {
+                let f = Fault::new(
+                    FaultKind::LineTooLong,
+                    format!(
+                        "a line longer than {} bytes (starts: {})",
+                        pitboss_protocol::MAX_LINE,
+                        shown(self.reader.head())
+                    ),
+                );
+                self.note(&f.detail);
+                Some(Err(f))
+            }
+            Got::Read(LineError::Eof) => {
+                if self.exited.is_none() {
+                    if let Ok(Ok(st)) =
+                        tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await
+                    {
+                        self.exited = Some(st);
+                    }
+                }
+                if self.exited.is_some() {
+                    self.drain_stderr().await;
+                    return Some(Err(self.crash_fault("the bot exited")));
+                }
+                Some(Err(Fault::new(
+                    FaultKind::ClosedStdout,
+                    "the bot closed its stdout but is still running",
+                )))
+            }
+            Got::Read(LineError::Io(e)) => {
+                Some(Err(self.crash_fault(&format!("reading its output: {e}"))))
+            }
+            Got::Exit(st) => {
+                self.exited = st.ok();
+                self.drain_stderr().await;
+                Some(Err(self.crash_fault("the bot exited")))
+            }
+            Got::Deadline => Some(Err(Fault::new(
+                FaultKind::Timeout,
+                format!("no reply within {} ms", budget.as_millis()),
+            ))),
+        }
+    }
+
+    /// Stops the bot between requests: through the jail's cgroup freezer (every process of the
+    /// tree, whatever group it made), else SIGSTOP to the process group.
     fn freeze(&mut self) {
         if self.freeze_idle && !self.frozen {
-            self.signal(libc::SIGSTOP);
+            if !self.jail.as_ref().is_some_and(|j| j.freeze(true)) {
+                self.signal(libc::SIGSTOP);
+            }
             self.frozen = true;
+        }
+    }
+
+    fn thaw(&mut self) {
+        if self.frozen {
+            if !self.jail.as_ref().is_some_and(|j| j.freeze(false)) {
+                self.signal(libc::SIGCONT);
+            }
+            self.frozen = false;
         }
     }
 
@@ -397,10 +510,7 @@ impl Io {
 
     /// Closes stdin, waits, escalates, reaps.
     async fn terminate(&mut self, goodbye: Option<&[u8]>) {
-        if self.frozen {
-            self.signal(libc::SIGCONT);
-            self.frozen = false;
-        }
+        self.thaw();
         if let (Some(msg), Some(stdin)) = (goodbye, self.stdin.as_mut()) {
             self.pending.extend_from_slice(msg);
             let _ =
@@ -420,8 +530,11 @@ impl Io {
                 self.exited = Some(st);
             }
         }
-        // Always: whatever else is left in the group (forked children) goes too.
+        // Always: whatever else is left in the group or the jail's cgroup goes too.
         self.signal(libc::SIGKILL);
+        if let Some(j) = &self.jail {
+            j.kill_all();
+        }
         if self.exited.is_none() {
             self.exited = self.child.wait().await.ok();
         }
@@ -448,6 +561,46 @@ fn classify(line: &[u8], e: &serde_json::Error) -> Fault {
         ),
         None => Fault::new(FaultKind::Malformed, format!("{e}: {}", shown(line))),
     }
+}
+
+/// Per-process limits of a bot run without the jail (in the forked child).
+fn set_rlimits(mem: Option<u64>, cpu: Option<u64>) -> std::io::Result<()> {
+    for (res, v, hard) in [
+        (libc::RLIMIT_AS, mem, mem),
+        (libc::RLIMIT_CPU, cpu, cpu.map(|c| c + 1)),
+    ] {
+        if let (Some(v), Some(h)) = (v, hard) {
+            let r = libc::rlimit {
+                rlim_cur: v,
+                rlim_max: h,
+            };
+            // SAFETY: setrlimit on the calling process.
+            if unsafe { libc::setrlimit(res, &r) } != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The id a reply line carries, if it parses as a reply.
+fn reply_id(line: &[u8]) -> Result<u64, ()> {
+    match serde_json::from_slice::<FromBot>(line) {
+        Ok(FromBot::Hello(h)) => Ok(h.id),
+        Ok(FromBot::Action(a)) => Ok(a.id),
+        Err(_) => Err(()),
+    }
+}
+
+/// Whether `fd` has data (or end-of-file) to read right now.
+fn fd_readable(fd: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll on one descriptor we own, without waiting.
+    unsafe { libc::poll(&mut p, 1, 0) > 0 && p.revents & (libc::POLLIN | libc::POLLHUP) != 0 }
 }
 
 /// Reaps leftover members of a killed group that were reparented to us.
@@ -553,42 +706,23 @@ impl Session {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(false);
-        let mut child_sandbox: Option<ChildSandbox> = None;
-        if let Some((read, scratch)) = &l.sandbox {
-            let plan = Plan::new(read, scratch).map_err(|e| hs(e.to_string()))?;
-            child_sandbox = Some(plan.into_child());
-            cmd.env("TMPDIR", scratch).env("PITBOSS_SCRATCH", scratch);
+        let mut jail = match &l.jail {
+            Some(spec) => Some(Jail::prepare(spec).map_err(|e| hs(format!("jail: {e}")))?),
+            None => None,
+        };
+        match jail.as_mut() {
+            Some(j) => j.install(cmd.as_std_mut()),
+            None => {
+                cmd.env_clear();
+                let mem = l.memory_mb.map(|m| m.saturating_mul(1 << 20));
+                let cpu = l.cpu_seconds;
+                // SAFETY: the closure only makes async-signal-safe system calls (setrlimit).
+                unsafe {
+                    cmd.pre_exec(move || set_rlimits(mem, cpu));
+                }
+            }
         }
-        let mem = l.memory_mb.map(|m| m.saturating_mul(1 << 20));
-        let cpu = l.cpu_seconds;
-        // SAFETY: the closure only makes async-signal-safe system calls (setrlimit, unshare,
-        // prctl, landlock_restrict_self) on data prepared before fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                if let Some(m) = mem {
-                    let r = libc::rlimit {
-                        rlim_cur: m,
-                        rlim_max: m,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_AS, &r) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if let Some(c) = cpu {
-                    let r = libc::rlimit {
-                        rlim_cur: c,
-                        rlim_max: c + 1,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_CPU, &r) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if let Some(s) = child_sandbox.as_mut() {
-                    s.apply()?;
-                }
-                Ok(())
-            });
-        }
+        cmd.envs(l.env.iter().map(|(k, v)| (k, v)));
         let handle = rt.handle();
         let _guard = handle.enter();
         let mut child = cmd
@@ -601,6 +735,10 @@ impl Session {
         }
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped");
+        let stdout_fd = {
+            use std::os::fd::AsRawFd;
+            stdout.as_raw_fd()
+        };
         let stderr = child.stderr.take().expect("piped");
         let tail = Arc::new(Mutex::new(Tail::default()));
         if let Ok(mut lg) = l.log.lock() {
@@ -646,6 +784,8 @@ impl Session {
                 frozen: false,
                 stderr_task: Some(stderr_task),
                 pending: Vec::with_capacity(COALESCE),
+                stdout_fd,
+                jail,
             },
             seq: 0,
             name: String::new(),
@@ -729,6 +869,9 @@ impl Session {
         }
         self.closed = true;
         reap_group(self.io.pgid);
+        if let Some(mut j) = self.io.jail.take() {
+            j.cleanup();
+        }
         if let Ok(mut g) = LIVE.lock() {
             g.remove(&self.io.pgid);
         }
@@ -743,6 +886,9 @@ impl Drop for Session {
             // Dropped without close (a panic, or a player dropped by the runner): no grace.
             self.io.signal(libc::SIGCONT);
             self.io.signal(libc::SIGKILL);
+            if let Some(j) = &self.io.jail {
+                j.kill_all();
+            }
             let _ = self.rt.block_on(self.io.child.wait());
             self.finish();
         }

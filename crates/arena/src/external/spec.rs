@@ -29,6 +29,12 @@ pub enum SpecError {
     Manifest { path: String, why: String },
     #[error("`{0}` is neither a built-in bot, `exec:COMMAND`, nor a bot.toml path")]
     Unknown(String),
+    #[error(
+        "{path}: reads outside its own folder ({}); the operator may allow it with \
+         --allow-read-outside",
+        outside.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    ReadsOutside { path: String, outside: Vec<PathBuf> },
     #[error("{path}: build command {command:?} failed: {why}")]
     Build {
         path: String,
@@ -83,8 +89,10 @@ struct ManifestFile {
     command: Vec<String>,
     /// Working directory, relative to the manifest's folder (default: that folder).
     workdir: Option<PathBuf>,
-    /// Run once before a match, in the manifest's folder.
+    /// Run once before a match, in the manifest's folder, in the jail.
     build: Option<Vec<String>>,
+    /// The folder (relative to the manifest) the build may write; default `build`.
+    build_dir: Option<PathBuf>,
     /// Extra paths the sandbox lets the bot read (e.g. a virtualenv outside its folder).
     #[serde(default)]
     read: Vec<PathBuf>,
@@ -101,6 +109,8 @@ pub struct ExternalSpec {
     /// Working directory (the bot's own folder: readable under the sandbox).
     pub dir: PathBuf,
     pub build: Option<Vec<String>>,
+    /// Where the build may write (absolute).
+    pub build_dir: PathBuf,
     pub read: Vec<PathBuf>,
     pub limits: Limits,
     /// The manifest, when there is one.
@@ -136,6 +146,7 @@ impl BotSpec {
             return Ok(BotSpec::External(ExternalSpec {
                 name,
                 command,
+                build_dir: dir.join("build"),
                 dir,
                 build: None,
                 read: Vec::new(),
@@ -208,11 +219,13 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
         command[0] = dir.join(&command[0]).display().to_string();
     }
+    let build_dir = base.join(m.build_dir.unwrap_or_else(|| PathBuf::from("build")));
     Ok(ExternalSpec {
         name: m.name,
         command,
         dir,
         build: m.build,
+        build_dir,
         read: m.read.into_iter().map(|p| base.join(p)).collect(),
         limits: m.limits,
         manifest: Some(file.to_path_buf()),
@@ -220,11 +233,41 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
 }
 
 impl ExternalSpec {
-    /// Runs the manifest's build command (if any) in the manifest's folder.
+    /// The manifest's folder (`None` for `exec:` bots).
+    pub fn base(&self) -> Option<PathBuf> {
+        self.manifest
+            .as_ref()
+            .and_then(|m| m.parent().map(Path::to_path_buf))
+            .map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p })
+            .and_then(|p| p.canonicalize().ok())
+    }
+
+    /// What the manifest makes readable outside its own folder (`workdir`, `read`,
+    /// `build_dir`), resolved; empty for `exec:` bots, which name their files themselves.
+    pub fn reads_outside(&self) -> Vec<PathBuf> {
+        let Some(base) = self.base() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for p in std::iter::once(&self.dir)
+            .chain(&self.read)
+            .chain(std::iter::once(&self.build_dir))
+        {
+            let c = normalize(p);
+            if !c.starts_with(&base) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Runs the manifest's build command (if any) in the manifest's folder — in the jail, like
+    /// the bot: it reads what the bot may read plus its toolchain, writes only its `build_dir`
+    /// (and a private `/tmp`), and has no network unless the operator allows it.
     ///
     /// # Errors
     /// [`SpecError::Build`] with the command's stderr tail.
-    pub fn build(&self) -> Result<(), SpecError> {
+    pub fn build(&self, opts: &BuildOptions) -> Result<(), SpecError> {
         let Some(cmd) = &self.build else {
             return Ok(());
         };
@@ -236,37 +279,54 @@ impl ExternalSpec {
             command: cmd.clone(),
             why,
         };
-        let Some((prog, args)) = cmd.split_first() else {
+        if cmd.is_empty() {
             return Err(fail("empty build command".into()));
-        };
-        let dir = self
-            .manifest
-            .as_ref()
-            .and_then(|m| m.parent().map(Path::to_path_buf))
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or_else(|| self.dir.clone());
-        let out = std::process::Command::new(prog)
-            .args(args)
-            .current_dir(dir)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| fail(e.to_string()))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let tail: String = err
-                .lines()
-                .rev()
-                .take(15)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect::<Vec<_>>()
-                .join("\n");
-            Err(fail(format!("{}\n{tail}", out.status)))
+        }
+        let dir = self.base().unwrap_or_else(|| self.dir.clone());
+        super::build::run(self, cmd, &dir, opts).map_err(fail)
+    }
+}
+
+/// How build steps run (operator flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// In the jail (off only with `--no-sandbox`).
+    pub sandbox: bool,
+    /// With the host's network (`--build-network`; off by default).
+    pub network: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            sandbox: true,
+            network: false,
         }
     }
+}
+
+/// `p` made absolute and free of `.`/`..`, without touching the file system (a path that does
+/// not exist yet still has a place).
+fn normalize(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    if let Ok(c) = abs.canonicalize() {
+        return c;
+    }
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

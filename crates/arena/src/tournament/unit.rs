@@ -17,11 +17,12 @@ use crate::stats::BotStats;
 
 /// Starts bots from their specs.
 pub trait EntrantFactory: Sync {
-    /// A player for `spec`, seeded with `seed`.
+    /// A player for `spec`, seeded with `seed`, for seat rotation `lane` (one instance never
+    /// plays two rotations of a deal: see [`crate::BotFactory::create`]).
     ///
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (its seat then forfeits every hand).
-    fn create(&self, spec: &str, seed: u64) -> Result<Box<dyn Player>, Fault>;
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault>;
 }
 
 /// What a unit produced.
@@ -87,13 +88,24 @@ pub fn play_unit(
     .validate()
     .expect("preset tables are valid");
     let mut stats = vec![BotStats::default(); n];
-    let mut players: Vec<Box<dyn Player>> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            factory
-                .create(s, bot_seed(seed, &spec.game, &spec.bots, spec.batch, i))
-                .unwrap_or_else(|f| Box::new(Forfeited(f)))
+    // One set of players per seat rotation: lane 0 keeps the seeds of a single set.
+    let mut lanes: Vec<Vec<Box<dyn Player>>> = (0..n)
+        .map(|lane| {
+            specs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let seed = bot_seed(seed, &spec.game, &spec.bots, spec.batch, i);
+                    let seed = if lane == 0 {
+                        seed
+                    } else {
+                        crate::runner::derive_seed(seed, lane as u64, 0x1A4E)
+                    };
+                    factory
+                        .create(s, seed, lane)
+                        .unwrap_or_else(|f| Box::new(Forfeited(f)))
+                })
+                .collect()
         })
         .collect();
     let start = MatchStart {
@@ -102,9 +114,11 @@ pub fn play_unit(
         decision_ms: 0,
         bank_ms: 0,
     };
-    for (i, p) in players.iter_mut().enumerate() {
-        if let Err(f) = p.match_start(&start) {
-            stats[i].add_fault(f.kind);
+    for players in &mut lanes {
+        for (i, p) in players.iter_mut().enumerate() {
+            if let Err(f) = p.match_start(&start) {
+                stats[i].add_fault(f.kind);
+            }
         }
     }
     let mut referee = Referee::new();
@@ -115,8 +129,9 @@ pub fn play_unit(
             let k = d * n as u64 + r as u64;
             let s = slot(k, n, true);
             let t = table.with_button(Seat(s.button as u8));
+            let players = &mut lanes[r];
             players.rotate_right(s.rotation);
-            referee.play(&t, deck(seed, &spec.game, s.deal), k, &mut players);
+            referee.play(&t, deck(seed, &spec.game, s.deal), k, players);
             players.rotate_left(s.rotation);
             let hand = referee.hand();
             let events = hand.events();
@@ -136,7 +151,7 @@ pub fn play_unit(
             *v = 0;
         }
     }
-    for p in players.iter_mut() {
+    for p in lanes.iter_mut().flatten() {
         p.finish();
     }
     UnitResult {

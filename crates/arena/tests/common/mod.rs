@@ -75,7 +75,7 @@ impl Bot for Random {
 pub struct Factory(pub Vec<&'static str>);
 
 impl BotFactory for Factory {
-    fn create(&self, index: usize, seed: u64) -> Result<Box<dyn Player>, Fault> {
+    fn create(&self, index: usize, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
         let bot: Box<dyn Bot> = match self.0[index] {
             "call" => Box::new(Caller),
             _ => Box::new(Random(seed | 1)),

@@ -53,7 +53,12 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
             freeze_idle: false,
             transcript: true,
             out,
+            build: external::BuildOptions {
+                sandbox: !args.no_sandbox,
+                network: args.build_network,
+            },
         },
+        allow_read_outside: args.allow_read_outside,
     };
     let report = external::check(&args.bot, pitboss_bots::builtin, &co).map_err(|e| {
         pitboss_arena::ConfigError {

@@ -80,6 +80,7 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         bank_ms: args.bank_ms,
         restarts: args.restarts,
         sandbox: args.no_sandbox.then_some(false),
+        build_network: args.build_network.then_some(true),
         freeze_idle: args.freeze_idle.then_some(true),
         transcript: args.transcript.then_some(true),
     };

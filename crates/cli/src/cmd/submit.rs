@@ -176,7 +176,7 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
         }
         .into());
     }
-    let check = bots::conformance(&args.bot);
+    let check = bots::conformance(&args.bot, args.allow_read_outside);
     if !check.passed {
         anyhow::bail!(
             "{} refused: the conformance check failed:\n{}",

@@ -1,0 +1,225 @@
+//! From a bot spec to what starts its processes: the jail's view (what the bot may read), its
+//! limits (the manifest's, capped by the operator's maxima), its environment (an allow-list) and
+//! the command with its program resolved to an absolute path — by looking it up, never by
+//! running it (a probe would be code of the bot's choosing running outside the jail).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pitboss_jail::{features, install_root, resolve_program, JailSpec, Mode};
+
+use super::session::{BotLog, Launch};
+use super::spec::{self, ExternalSpec, Limits, SpecError};
+
+/// The operator's maxima: whatever a manifest asks for, no more than this.
+pub const MAX_DECISION_MS: u64 = 60_000;
+pub const MAX_BANK_MS: u64 = 600_000;
+pub const MAX_STARTUP_MS: u64 = 60_000;
+pub const MAX_RESTARTS: u32 = 100;
+pub const MAX_MEMORY_MB: u64 = 16_384;
+pub const MAX_CPU_SECONDS: u64 = 86_400;
+/// Memory of a bot's process tree when its manifest says nothing.
+pub const DEFAULT_MEMORY_MB: u64 = 1024;
+/// Processes and threads of a bot's tree.
+pub const PIDS: u64 = 64;
+
+/// `limits` with every value capped by the operator's maxima; `capped` lists what was cut.
+pub fn capped(limits: Limits, capped: &mut Vec<String>) -> Limits {
+    fn cap<T: PartialOrd + Copy + std::fmt::Display>(
+        name: &str,
+        v: Option<T>,
+        max: T,
+        out: &mut Vec<String>,
+    ) -> Option<T> {
+        v.map(|x| {
+            if x > max {
+                out.push(format!("{name} {x} is above the maximum {max}: {max} applies"));
+                max
+            } else {
+                x
+            }
+        })
+    }
+    Limits {
+        decision_ms: cap("decision_ms", limits.decision_ms, MAX_DECISION_MS, capped),
+        bank_ms: cap("bank_ms", limits.bank_ms, MAX_BANK_MS, capped),
+        memory_mb: cap("memory_mb", limits.memory_mb, MAX_MEMORY_MB, capped),
+        cpu_seconds: cap("cpu_seconds", limits.cpu_seconds, MAX_CPU_SECONDS, capped),
+        restarts: cap("restarts", limits.restarts, MAX_RESTARTS, capped),
+        startup_ms: cap("startup_ms", limits.startup_ms, MAX_STARTUP_MS, capped),
+    }
+}
+
+/// What the bot reads: its folder (manifest bots), its program and the program's installation,
+/// the folders of script arguments (`exec:` bots), the manifest's `read` paths.
+fn reads(e: &ExternalSpec, program: &Path) -> Vec<PathBuf> {
+    let mut read = Vec::new();
+    if let Some(m) = &e.manifest {
+        read.push(e.dir.clone());
+        if let Some(base) = m.parent() {
+            read.push(base.to_path_buf());
+        }
+    }
+    read.extend(install_root(program));
+    read.push(program.to_path_buf());
+    if e.manifest.is_none() {
+        for a in &e.command[1..] {
+            let p = e.dir.join(a);
+            if p.is_file() {
+                read.extend(p.parent().map(Path::to_path_buf));
+            }
+        }
+    }
+    read.extend(e.read.iter().cloned());
+    read
+}
+
+/// The working folder: the manifest's; for `exec:` bots the folder of the script (or program)
+/// they run, which the jail binds; else the private `/tmp`.
+fn workdir(e: &ExternalSpec, program: &Path) -> PathBuf {
+    if e.manifest.is_some() {
+        return e.dir.clone();
+    }
+    e.command[1..]
+        .iter()
+        .map(|a| e.dir.join(a))
+        .find(|p| p.is_file())
+        .or_else(|| e.command[0].contains('/').then(|| program.to_path_buf()))
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+}
+
+/// The environment of a jailed bot: nothing of the referee's.
+fn environment(program: &Path, scratch: Option<&Path>) -> Vec<(String, String)> {
+    let mut path = String::new();
+    if let Some(d) = program.parent() {
+        path.push_str(&d.display().to_string());
+        path.push(':');
+    }
+    path.push_str("/usr/local/bin:/usr/bin:/bin");
+    let mut env = vec![
+        ("PATH".to_string(), path),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+        ("PYTHONDONTWRITEBYTECODE".to_string(), "1".to_string()),
+    ];
+    if let Some(s) = scratch {
+        let s = s.display().to_string();
+        for k in ["HOME", "TMPDIR", "PITBOSS_SCRATCH"] {
+            env.push((k.to_string(), s.clone()));
+        }
+    }
+    env
+}
+
+/// Everything needed to start the processes of one external bot.
+pub struct Prepared {
+    pub launch: Launch,
+    /// A scratch folder on the host (only in the reduced jail; the full jail's `/tmp` is private).
+    pub scratch: Option<PathBuf>,
+    pub warnings: Vec<String>,
+    pub limits: Limits,
+}
+
+/// Prepares bot `label` of spec `e`.
+///
+/// # Errors
+/// [`SpecError`] when the program cannot be found or the output folder would be readable.
+pub fn prepare(
+    e: &ExternalSpec,
+    label: &str,
+    over: Limits,
+    sandbox: bool,
+    out: &Path,
+    log: Arc<Mutex<BotLog>>,
+) -> Result<Prepared, SpecError> {
+    let mut warnings = Vec::new();
+    // The operator's own flags are not capped: only what a manifest asks for.
+    let lim = capped(e.limits, &mut warnings).overlay(over);
+    let program = resolve_program(&e.command[0], &e.dir).ok_or_else(|| SpecError::Manifest {
+        path: e
+            .manifest
+            .as_ref()
+            .map_or_else(|| e.command[0].clone(), |m| m.display().to_string()),
+        why: format!(
+            "command: program {:?} not found (not a file in {} nor on PATH)",
+            e.command[0],
+            e.dir.display()
+        ),
+    })?;
+    let mut command = e.command.clone();
+    command[0] = program.display().to_string();
+    let read = reads(e, &program);
+    let outc = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
+    if sandbox {
+        for r in &read {
+            let r = r.canonicalize().unwrap_or_else(|_| r.clone());
+            if outc.starts_with(&r) {
+                return Err(SpecError::Manifest {
+                    path: e
+                        .manifest
+                        .as_ref()
+                        .map_or_else(|| label.to_string(), |m| m.display().to_string()),
+                    why: format!(
+                        "the output folder {} is inside {}, which the bot may read: move the \
+                         bot or the output folder apart (--out)",
+                        outc.display(),
+                        r.display()
+                    ),
+                });
+            }
+        }
+        for o in e.reads_outside() {
+            warnings.push(format!(
+                "reads {} outside its own folder (allowed for a match; `pitboss check` and \
+                 `submit` refuse it without --allow-read-outside)",
+                o.display()
+            ));
+        }
+    }
+    let fallback = features().mode == Mode::Fallback;
+    let scratch = (sandbox && fallback).then(|| {
+        std::env::temp_dir().join(format!("pitboss-scratch-{}-{label}", std::process::id()))
+    });
+    if let Some(s) = &scratch {
+        std::fs::create_dir_all(s).map_err(|source| SpecError::Read {
+            path: s.display().to_string(),
+            source,
+        })?;
+    }
+    let jail = sandbox.then(|| JailSpec {
+        workdir: workdir(e, &program),
+        read: read.clone(),
+        write: scratch.iter().cloned().collect(),
+        network: false,
+        limits: pitboss_jail::Limits {
+            memory_mb: lim.memory_mb.unwrap_or(DEFAULT_MEMORY_MB),
+            address_space_mb: lim.memory_mb,
+            pids: PIDS,
+            cpu_seconds: lim.cpu_seconds,
+            ..pitboss_jail::Limits::default()
+        },
+    });
+    let dir = match &jail {
+        Some(j) => j.workdir.clone(),
+        None => e.dir.clone(),
+    };
+    let launch = Launch {
+        command,
+        dir,
+        jail,
+        memory_mb: lim.memory_mb,
+        cpu_seconds: lim.cpu_seconds,
+        env: environment(&program, scratch.as_deref()),
+        startup: Duration::from_millis(lim.startup_ms.unwrap_or(spec::DEFAULT_STARTUP_MS)),
+        freeze_idle: false,
+        transcript: None,
+        log,
+    };
+    Ok(Prepared {
+        launch,
+        scratch,
+        warnings,
+        limits: lim,
+    })
+}
