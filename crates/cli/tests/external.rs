@@ -156,7 +156,7 @@ fn match_plays_the_python_example_against_a_builtin() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 3, "{summary}");
     let log = std::fs::read_to_string(out.join("match.log")).unwrap();
-    assert!(log.contains("sandbox:"), "{log}");
+    assert!(log.contains("jail:"), "{log}");
     assert!(log.contains("0 restart(s)"), "{log}");
     let transcript = std::fs::read_dir(out.join("transcripts"))
         .unwrap()

@@ -118,7 +118,7 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
             }
             (Ok(()), Some(r)) => {
                 for w in &r.warnings {
-                    rep.problem(format!("jail: {w}"));
+                    rep.say(format!("note: {w}"));
                 }
                 Some(r)
             }

@@ -13,8 +13,8 @@ use super::session::{BotLog, Launch};
 use super::spec::{self, ExternalSpec, Limits, SpecError};
 
 /// The operator's maxima: whatever a manifest asks for, no more than this.
-pub const MAX_DECISION_MS: u64 = 60_000;
-pub const MAX_BANK_MS: u64 = 600_000;
+pub const MAX_DECISION_MS: u64 = 10_000;
+pub const MAX_BANK_MS: u64 = 30_000;
 pub const MAX_STARTUP_MS: u64 = 60_000;
 pub const MAX_RESTARTS: u32 = 100;
 pub const MAX_MEMORY_MB: u64 = 16_384;
@@ -101,7 +101,6 @@ fn environment(program: &Path, scratch: Option<&Path>) -> Vec<(String, String)> 
     let mut env = vec![
         ("PATH".to_string(), path),
         ("LANG".to_string(), "C.UTF-8".to_string()),
-        ("PYTHONDONTWRITEBYTECODE".to_string(), "1".to_string()),
     ];
     if let Some(s) = scratch {
         let s = s.display().to_string();
@@ -147,8 +146,27 @@ pub fn prepare(
             e.dir.display()
         ),
     })?;
+    // Paths as the jail's view has them: no `..` through folders that are not in it.
+    let program = match (program.parent().map(Path::canonicalize), program.file_name()) {
+        (Some(Ok(dir)), Some(name)) => dir.join(name),
+        _ => program,
+    };
     let mut command = e.command.clone();
     command[0] = program.display().to_string();
+    if e.manifest.is_none() {
+        for a in command.iter_mut().skip(1) {
+            let p = e.dir.join(&*a);
+            if p.is_file() {
+                if let Ok(c) = p.canonicalize() {
+                    *a = c.display().to_string();
+                }
+            }
+        }
+    }
+    let e = &ExternalSpec {
+        command: command.clone(),
+        ..e.clone()
+    };
     let read = reads(e, &program);
     let outc = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
     if sandbox {

@@ -97,7 +97,8 @@ pub struct Report {
     pub forfeited: bool,
     /// The first few faults seen by the driver, with details.
     pub faults: Vec<Fault>,
-    /// Weaknesses of this bot's isolation (e.g. the output folder inside a readable folder).
+    /// What the operator should know about this bot's jail (reads outside its folder, limits
+    /// of its manifest cut to the maxima).
     pub warnings: Vec<String>,
 }
 
