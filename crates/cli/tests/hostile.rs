@@ -296,8 +296,12 @@ impl Arena {
         found
     }
 
+    /// The build step's findings: in its `build_dir` (the only place a build may write), or
+    /// — on a referee that let the build write anywhere — in the bot's folder.
     fn build_report(&self) -> String {
-        std::fs::read_to_string(self.bots.join("build-report.txt")).unwrap_or_default()
+        std::fs::read_to_string(self.bots.join("build/build-report.txt"))
+            .or_else(|_| std::fs::read_to_string(self.bots.join("build-report.txt")))
+            .unwrap_or_default()
     }
 }
 
@@ -1000,6 +1004,7 @@ fn the_build_step_is_jailed() {
     f.clean(&a, &run);
     // match: builds again.
     let _ = std::fs::remove_file(a.bots.join("build-report.txt"));
+    let _ = std::fs::remove_file(a.bots.join("build/build-report.txt"));
     let _ = std::fs::remove_dir_all(&a.out);
     let run = a.run_match(
         &[m.display().to_string(), "call".into()],
@@ -1011,6 +1016,7 @@ fn the_build_step_is_jailed() {
     f.of_match(&a, &run, 10, &[]);
     // submit: builds next to a registry it must not touch.
     let _ = std::fs::remove_file(a.bots.join("build-report.txt"));
+    let _ = std::fs::remove_file(a.bots.join("build/build-report.txt"));
     std::fs::create_dir_all(&a.registry).unwrap();
     // A small gauntlet: one game, few deals.
     std::fs::write(

@@ -3,6 +3,8 @@
 //! a private `/tmp`, a `/proc` of its PID namespace and a handful of device files. Computed in the
 //! parent as a list of operations on C strings; applied in the child by [`MountPlan::apply`] with
 //! raw system calls, then `pivot_root`, so nothing of the host outside the list stays reachable.
+//! `/proc` is mounted with `hidepid=2`: the bot sees its own processes only, not the jail's init
+//! (a fork of the referee, whose command line it still carries).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::CString;
@@ -340,7 +342,10 @@ impl MountPlan {
                                 dst.as_ptr(),
                                 c"proc".as_ptr(),
                                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                                none.cast(),
+                                // The jail's init is a fork of the referee: its command line
+                                // must not be readable. hidepid=2 shows a process only to its
+                                // own uid, and the init's is not the bot's.
+                                c"hidepid=2".as_ptr().cast(),
                             ),
                             b"mount /proc",
                         )?;

@@ -72,6 +72,7 @@ fn a_jailed_process_is_not_root_and_sees_only_its_view() {
         return;
     }
     let out = sh("id -u; hostname; ls -a /; echo procs=$(ls /proc | grep -c '^[0-9]'); \
+                  cat /proc/1/cmdline 2>/dev/null && echo init-visible; \
                   cat /proc/self/status | grep CapEff; ls /root 2>&1; ls /tmp | wc -l");
     let o = text(&out.stdout);
     assert!(out.status.success(), "{o}\n{}", text(&out.stderr));
@@ -85,6 +86,7 @@ fn a_jailed_process_is_not_root_and_sees_only_its_view() {
         );
     }
     assert!(o.contains("CapEff:\t0000000000000000"), "{o}");
+    assert!(!o.contains("init-visible"), "the init (a fork of the referee) is visible: {o}");
     // sh, ls|grep (and the pipeline's subshells): far fewer than the host's processes.
     let procs: usize = lines
         .iter()

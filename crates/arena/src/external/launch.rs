@@ -14,7 +14,7 @@ use super::spec::{self, ExternalSpec, Limits, SpecError};
 
 /// The operator's maxima: whatever a manifest asks for, no more than this.
 pub const MAX_DECISION_MS: u64 = 10_000;
-pub const MAX_BANK_MS: u64 = 30_000;
+pub const MAX_BANK_MS: u64 = 20_000;
 pub const MAX_STARTUP_MS: u64 = 60_000;
 pub const MAX_RESTARTS: u32 = 100;
 pub const MAX_MEMORY_MB: u64 = 16_384;
