@@ -236,9 +236,7 @@ fn a_reply_sent_before_its_request_is_a_fault() {
     let r = run.report();
     assert!(run.faults(FaultKind::Malformed) > 0, "{r:?}");
     assert!(
-        r.faults
-            .iter()
-            .any(|f| f.detail.contains("before request")),
+        r.faults.iter().any(|f| f.detail.contains("before request")),
         "{r:?}"
     );
 }
@@ -341,7 +339,9 @@ fn forked_child_holding_stdout_is_killed_and_reaped() {
 fn sandbox_denies_reading_the_output_folder() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if external::jail::features().mode == external::jail::Mode::Fallback
-        && external::jail::landlock_fallback::support().landlock.is_none()
+        && external::jail::landlock_fallback::support()
+            .landlock
+            .is_none()
     {
         eprintln!("skipped: no jail here");
         return;
@@ -436,7 +436,10 @@ fn spy_never_receives_a_hidden_card() {
         };
         let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
         let table = cfg.table_setup().validate().unwrap();
-        let mut players = vec![factory.create(0, 1, 0).unwrap(), factory.create(1, 2, 0).unwrap()];
+        let mut players = vec![
+            factory.create(0, 1, 0).unwrap(),
+            factory.create(1, 2, 0).unwrap(),
+        ];
         let start = pitboss_protocol::MatchStart {
             game: pitboss_arena::convert::game_info(&cfg.game()),
             hands: 300,

@@ -81,6 +81,25 @@ fn check_passes_the_rust_example() {
     assert!(text.contains("FIT for a tournament"), "{text}");
 }
 
+/// The bundled Rust example out of the box: its manifest's build runs in the jail (no network,
+/// writing only `bots/rust-example/target`), then it plays. Its manifest reads the workspace
+/// outside its folder, so `check` refuses it unless the operator allows that.
+#[test]
+fn the_rust_example_builds_in_the_jail_and_plays() {
+    let manifest = root().join("bots/rust-example/bot.toml");
+    let (out, text) = check(manifest.to_str().unwrap(), &[], "rs-refused");
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("--allow-read-outside"), "{text}");
+    let (out, text) = check(
+        manifest.to_str().unwrap(),
+        &["--allow-read-outside", "--decision-ms", "10000"],
+        "rs-manifest",
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("FIT for a tournament"), "{text}");
+    assert!(text.contains("jail: own PID"), "{text}");
+}
+
 /// (fixture, extra flags, words the report must contain)
 const UNFIT: &[(&str, &[&str], &[&str])] = &[
     ("crash.py", &[], &["crash", "status 3", "boom"]),

@@ -109,7 +109,10 @@ fn sweep(parent: &Path) {
 
 fn kill_procs(dir: &Path) {
     if let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) {
-        for p in text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
+        for p in text
+            .split_whitespace()
+            .filter_map(|p| p.parse::<i32>().ok())
+        {
             // SAFETY: SIGKILL to a process of a jail cgroup.
             unsafe {
                 libc::kill(p, libc::SIGKILL);
@@ -180,20 +183,22 @@ impl Cgroup {
                         w(d, "cpu.max", &format!("{quota} 100000"))?;
                     }
                 }
-                Flavor::V1(_) => match d.parent().and_then(Path::parent).and_then(Path::file_name) {
-                    Some(c) if c == "pids" => w(d, "pids.max", &limits.pids.to_string())?,
-                    Some(c) if c == "memory" => {
-                        w(d, "memory.limit_in_bytes", &mem)?;
-                        if d.join("memory.memsw.limit_in_bytes").exists() {
-                            let _ = w(d, "memory.memsw.limit_in_bytes", &mem);
+                Flavor::V1(_) => {
+                    match d.parent().and_then(Path::parent).and_then(Path::file_name) {
+                        Some(c) if c == "pids" => w(d, "pids.max", &limits.pids.to_string())?,
+                        Some(c) if c == "memory" => {
+                            w(d, "memory.limit_in_bytes", &mem)?;
+                            if d.join("memory.memsw.limit_in_bytes").exists() {
+                                let _ = w(d, "memory.memsw.limit_in_bytes", &mem);
+                            }
                         }
+                        Some(c) if c == "cpu" => {
+                            w(d, "cpu.cfs_period_us", "100000")?;
+                            w(d, "cpu.cfs_quota_us", &quota.to_string())?;
+                        }
+                        _ => {}
                     }
-                    Some(c) if c == "cpu" => {
-                        w(d, "cpu.cfs_period_us", "100000")?;
-                        w(d, "cpu.cfs_quota_us", &quota.to_string())?;
-                    }
-                    _ => {}
-                },
+                }
             }
         }
         Ok(cg)
@@ -212,8 +217,9 @@ impl Cgroup {
         for d in &self.dirs {
             let (file, v) = match &self.flavor {
                 Flavor::V2(_) => ("cgroup.freeze", if on { "1" } else { "0" }),
-                Flavor::V1(_) if d.parent().and_then(Path::parent).and_then(Path::file_name)
-                    == Some("freezer".as_ref()) =>
+                Flavor::V1(_)
+                    if d.parent().and_then(Path::parent).and_then(Path::file_name)
+                        == Some("freezer".as_ref()) =>
                 {
                     ("freezer.state", if on { "FROZEN" } else { "THAWED" })
                 }

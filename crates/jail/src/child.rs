@@ -21,7 +21,9 @@ use libc::{c_int, pid_t};
 use seccompiler::BpfProgram;
 
 use crate::mounts::MountPlan;
-use crate::sys::{check, check_i, close_from, ignore_signals, mirror_exit, pidfd_open, wait_either};
+use crate::sys::{
+    check, check_i, close_from, ignore_signals, mirror_exit, pidfd_open, wait_either,
+};
 use crate::{cstring, JailError, JailSpec, Mode};
 
 pub(crate) struct ChildPlan {
@@ -70,10 +72,7 @@ impl ChildPlan {
             None
         };
         let l = &spec.limits;
-        let mut rlimits = vec![
-            (libc::RLIMIT_CORE, 0),
-            (libc::RLIMIT_NOFILE, l.open_files),
-        ];
+        let mut rlimits = vec![(libc::RLIMIT_CORE, 0), (libc::RLIMIT_NOFILE, l.open_files)];
         if let Some(mb) = l.address_space_mb {
             rlimits.push((libc::RLIMIT_AS, mb.saturating_mul(1 << 20)));
         }
@@ -158,7 +157,13 @@ impl ChildPlan {
 
     unsafe fn init(&self, status_wr: c_int) -> io::Result<()> {
         check_i(
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0),
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ),
             b"pdeathsig (init)",
         )?;
         // The shim lives in the parent PID namespace (getppid() says 0 here): whether it is
@@ -201,13 +206,22 @@ impl ChildPlan {
 
     unsafe fn bot(&self) -> io::Result<()> {
         check_i(
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0),
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ),
             b"pdeathsig (bot)",
         )?;
         if libc::getppid() != 1 {
             libc::_exit(124);
         }
-        check_i(libc::chdir(self.workdir.as_ptr()), b"chdir to the bot's folder")?;
+        check_i(
+            libc::chdir(self.workdir.as_ptr()),
+            b"chdir to the bot's folder",
+        )?;
         for &(res, v) in &self.rlimits {
             let r = libc::rlimit {
                 rlim_cur: v,
@@ -225,7 +239,13 @@ impl ChildPlan {
             cap += 1;
         }
         check_i(
-            libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0),
+            libc::prctl(
+                libc::PR_CAP_AMBIENT,
+                libc::PR_CAP_AMBIENT_CLEAR_ALL,
+                0,
+                0,
+                0,
+            ),
             b"clear ambient capabilities",
         )?;
         match self.uid {
@@ -289,7 +309,10 @@ unsafe fn drop_all_caps() -> io::Result<()> {
         inheritable: u32,
     }
     const V3: u32 = 0x2008_0522;
-    let h = Header { version: V3, pid: 0 };
+    let h = Header {
+        version: V3,
+        pid: 0,
+    };
     let d = [Data {
         effective: 0,
         permitted: 0,

@@ -39,11 +39,13 @@ impl Features {
     /// One paragraph for `pitboss check`, logs and warnings.
     pub fn describe(&self) -> String {
         let mut s = match self.mode {
-            Mode::Root => "jail: own PID, mount, network, UTS and IPC namespaces; a read-only view \
+            Mode::Root => {
+                "jail: own PID, mount, network, UTS and IPC namespaces; a read-only view \
                  of the system and the bot's own files with a private /tmp; a uid of its own \
                  (not root), no capabilities, no_new_privs; seccomp (no sockets, ptrace, mount, \
                  bpf, keyctl, namespaces, ...); killed with the referee"
-                .to_string(),
+                    .to_string()
+            }
             Mode::UserNs => "jail (user namespace, the referee is not root): own PID, mount, \
                  network, UTS and IPC namespaces; a read-only view of the system and the bot's \
                  own files with a private /tmp; the referee's unprivileged uid without \

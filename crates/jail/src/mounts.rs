@@ -353,8 +353,11 @@ impl MountPlan {
                 }
             }
             check_i(
-                libc::syscall(libc::SYS_pivot_root, self.staging.as_ptr(), self.old.as_ptr())
-                    as i32,
+                libc::syscall(
+                    libc::SYS_pivot_root,
+                    self.staging.as_ptr(),
+                    self.old.as_ptr(),
+                ) as i32,
                 b"pivot_root",
             )?;
             check_i(libc::chdir(c"/".as_ptr()), b"chdir /")?;

@@ -140,7 +140,8 @@ pub fn programs() -> Result<Vec<BpfProgram>, String> {
     )
     .map_err(|e| e.to_string())?;
     Ok(vec![
-        deny.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?,
+        deny.try_into()
+            .map_err(|e: seccompiler::BackendError| e.to_string())?,
         clone3
             .try_into()
             .map_err(|e: seccompiler::BackendError| e.to_string())?,

@@ -108,7 +108,13 @@ pub(crate) fn wait_either(a: c_int, b: c_int) -> usize {
 
 /// Ignores the signals a supervisor should survive (the bot gets them; we only wait).
 pub(crate) fn ignore_signals() {
-    for s in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGPIPE, libc::SIGQUIT] {
+    for s in [
+        libc::SIGTERM,
+        libc::SIGINT,
+        libc::SIGHUP,
+        libc::SIGPIPE,
+        libc::SIGQUIT,
+    ] {
         // SAFETY: setting a disposition to SIG_IGN.
         unsafe {
             libc::signal(s, libc::SIG_IGN);

@@ -7,8 +7,8 @@
 //! its owner as if they had built it themselves.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -61,8 +61,8 @@ pub(super) fn run(
     dir: &Path,
     opts: &BuildOptions,
 ) -> Result<(), String> {
-    let program = resolve_program(&cmd[0], dir)
-        .ok_or_else(|| format!("program {:?} not found", cmd[0]))?;
+    let program =
+        resolve_program(&cmd[0], dir).ok_or_else(|| format!("program {:?} not found", cmd[0]))?;
     std::fs::create_dir_all(&e.build_dir)
         .map_err(|err| format!("{}: {err}", e.build_dir.display()))?;
     let mut command = Command::new(&program);
@@ -120,12 +120,8 @@ pub(super) fn run(
         j.cleanup();
     }
     if let Some((uid, gid)) = owner {
-        chown_tree(&e.build_dir, uid, gid).map_err(|err| {
-            format!(
-                "giving {} back to its owner: {err}",
-                e.build_dir.display()
-            )
-        })?;
+        chown_tree(&e.build_dir, uid, gid)
+            .map_err(|err| format!("giving {} back to its owner: {err}", e.build_dir.display()))?;
     }
     result
 }
@@ -142,8 +138,18 @@ fn wait_output(command: &mut Command, jail: Option<&Jail>) -> Result<(), String>
             buf
         })
     };
-    let out = drain(child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
-    let err = drain(child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
     let until = Instant::now() + BUILD_TIMEOUT;
     let status = loop {
         if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {

@@ -34,7 +34,9 @@ pub fn capped(limits: Limits, capped: &mut Vec<String>) -> Limits {
     ) -> Option<T> {
         v.map(|x| {
             if x > max {
-                out.push(format!("{name} {x} is above the maximum {max}: {max} applies"));
+                out.push(format!(
+                    "{name} {x} is above the maximum {max}: {max} applies"
+                ));
                 max
             } else {
                 x
@@ -147,7 +149,10 @@ pub fn prepare(
         ),
     })?;
     // Paths as the jail's view has them: no `..` through folders that are not in it.
-    let program = match (program.parent().map(Path::canonicalize), program.file_name()) {
+    let program = match (
+        program.parent().map(Path::canonicalize),
+        program.file_name(),
+    ) {
         (Some(Ok(dir)), Some(name)) => dir.join(name),
         _ => program,
     };

@@ -19,8 +19,8 @@ pub mod session;
 pub mod spec;
 
 pub use check::{check, CheckOptions, CheckReport};
-pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
-pub use session::{become_subreaper, kill_all, live_groups};
 pub use pitboss_jail as jail;
 pub use player::jail_description;
+pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
+pub use session::{become_subreaper, kill_all, live_groups};
 pub use spec::{BotSpec, BuildOptions, ExternalSpec, Limits, SpecError};

@@ -238,7 +238,13 @@ impl ExternalSpec {
         self.manifest
             .as_ref()
             .and_then(|m| m.parent().map(Path::to_path_buf))
-            .map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p })
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    p
+                }
+            })
             .and_then(|p| p.canonicalize().ok())
     }
 

@@ -125,11 +125,10 @@ pub fn play_unit(
     let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
     let mut unit_net = vec![0i64; n];
     for d in spec.first_deal..spec.first_deal + spec.deals {
-        for r in 0..n {
+        for (r, players) in lanes.iter_mut().enumerate() {
             let k = d * n as u64 + r as u64;
             let s = slot(k, n, true);
             let t = table.with_button(Seat(s.button as u8));
-            let players = &mut lanes[r];
             players.rotate_right(s.rotation);
             referee.play(&t, deck(seed, &spec.game, s.deal), k, players);
             players.rotate_left(s.rotation);

@@ -145,7 +145,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let mut log = String::new();
     if factory.has_external() {
         let line = factory.sandbox_description();
-        eprintln!("pitboss: {line}");
+        if cfg.sandbox && !pitboss_arena::external::jail::features().complete() {
+            eprintln!("pitboss: warning: the jail is weaker than the full one here: {line}");
+        } else {
+            eprintln!("pitboss: {line}");
+        }
         log.push_str(&line);
         log.push('\n');
     }
