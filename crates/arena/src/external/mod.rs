@@ -10,11 +10,14 @@
 //! * [`player`]: the [`Player`](crate::Player) over a session, with time bank, restarts and
 //!   forfeit, and the [`BotFactory`](crate::BotFactory) for all spec kinds.
 
+pub mod botlog;
 pub mod build;
 pub mod check;
 pub mod launch;
 pub mod lines;
 pub mod player;
+mod procs;
+mod rt;
 pub mod session;
 pub mod spec;
 

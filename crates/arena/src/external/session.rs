@@ -26,13 +26,15 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 
 use pitboss_jail::{Jail, JailSpec};
 
+use super::botlog::describe;
+pub use super::botlog::{shown, BotLog, Tail, SHOWN};
 use super::lines::{LineError, LineReader};
+use super::procs::{fd_readable, reap_group, reply_id, set_rlimits};
+use super::rt::Rt;
 use crate::player::Fault;
 
 /// Grace between closing stdin and SIGTERM, and between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(500);
-/// How much of an offending line is kept in the bot log and fault details.
-pub const SHOWN: usize = 300;
 /// Stale replies (answers to requests already settled) tolerated while one request waits; more
 /// is a flood, a fault.
 pub const STALE_MAX: u32 = 64;
@@ -70,92 +72,6 @@ pub fn become_subreaper() {
     }
 }
 
-/// A size-capped log file shared by all processes of one bot.
-pub struct BotLog {
-    file: Option<File>,
-    written: u64,
-    cap: u64,
-    dropped: u64,
-    dropped_notes: u64,
-}
-
-impl BotLog {
-    pub fn new(path: Option<PathBuf>, cap: u64) -> BotLog {
-        BotLog {
-            file: path.and_then(|p| File::create(p).ok()),
-            written: 0,
-            cap,
-            dropped: 0,
-            dropped_notes: 0,
-        }
-    }
-
-    pub fn write(&mut self, bytes: &[u8]) {
-        let room = self.cap.saturating_sub(self.written) as usize;
-        let n = bytes.len().min(room);
-        if let Some(f) = self.file.as_mut() {
-            let _ = f.write_all(&bytes[..n]);
-        }
-        self.written += n as u64;
-        self.dropped += (bytes.len() - n) as u64;
-    }
-
-    /// A referee note. Notes share the cap with the bot's stderr (a bot could otherwise make
-    /// the referee write without bound, e.g. by flooding stale replies); past the cap they are
-    /// counted and summed up by [`Self::close`].
-    pub fn note(&mut self, s: &str) {
-        let line = format!("[pitboss] {s}\n");
-        if self.written + line.len() as u64 > self.cap {
-            self.dropped_notes += 1;
-            return;
-        }
-        self.written += line.len() as u64;
-        if let Some(f) = self.file.as_mut() {
-            let _ = f.write_all(line.as_bytes());
-        }
-    }
-
-    /// Closing lines (always written, short): what the cap dropped.
-    pub fn close(&mut self) {
-        if let Some(f) = self.file.as_mut() {
-            if self.dropped > 0 {
-                let _ = writeln!(
-                    f,
-                    "[pitboss] {} more bytes of stderr dropped (log cap reached)",
-                    self.dropped
-                );
-            }
-            if self.dropped_notes > 0 {
-                let _ = writeln!(
-                    f,
-                    "[pitboss] {} more referee notes dropped (log cap reached)",
-                    self.dropped_notes
-                );
-            }
-        }
-        self.dropped = 0;
-        self.dropped_notes = 0;
-    }
-}
-
-/// The last bytes of a bot's stderr, for crash reports.
-#[derive(Default)]
-pub struct Tail(Vec<u8>);
-
-impl Tail {
-    fn push(&mut self, b: &[u8]) {
-        const KEEP: usize = 2048;
-        self.0.extend_from_slice(&b[b.len().saturating_sub(KEEP)..]);
-        if self.0.len() > KEEP {
-            self.0.drain(..self.0.len() - KEEP);
-        }
-    }
-
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0).trim_end().to_string()
-    }
-}
-
 /// Everything needed to start one process of a bot.
 #[derive(Clone)]
 pub struct Launch {
@@ -172,25 +88,6 @@ pub struct Launch {
     pub freeze_idle: bool,
     pub transcript: Option<PathBuf>,
     pub log: Arc<Mutex<BotLog>>,
-}
-
-/// A line for logs: at most [`SHOWN`] bytes, lossily decoded.
-pub fn shown(line: &[u8]) -> String {
-    let cut = &line[..line.len().min(SHOWN)];
-    let mut s = String::from_utf8_lossy(cut).into_owned();
-    if line.len() > SHOWN {
-        s.push_str(&format!("… ({} bytes)", line.len()));
-    }
-    s
-}
-
-fn describe(st: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (st.code(), st.signal()) {
-        (Some(c), _) => format!("exited with status {c}"),
-        (_, Some(s)) => format!("killed by signal {s}"),
-        _ => format!("{st}"),
-    }
 }
 
 /// The I/O half of a session (borrowed disjointly from its runtime).
@@ -560,115 +457,6 @@ fn classify(line: &[u8], e: &serde_json::Error) -> Fault {
             format!("unknown message type {t:?}: {}", shown(line)),
         ),
         None => Fault::new(FaultKind::Malformed, format!("{e}: {}", shown(line))),
-    }
-}
-
-/// Per-process limits of a bot run without the jail (in the forked child).
-fn set_rlimits(mem: Option<u64>, cpu: Option<u64>) -> std::io::Result<()> {
-    for (res, v, hard) in [
-        (libc::RLIMIT_AS, mem, mem),
-        (libc::RLIMIT_CPU, cpu, cpu.map(|c| c + 1)),
-    ] {
-        if let (Some(v), Some(h)) = (v, hard) {
-            let r = libc::rlimit {
-                rlim_cur: v,
-                rlim_max: h,
-            };
-            // SAFETY: setrlimit on the calling process.
-            if unsafe { libc::setrlimit(res, &r) } != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The id a reply line carries, if it parses as a reply.
-fn reply_id(line: &[u8]) -> Result<u64, ()> {
-    match serde_json::from_slice::<FromBot>(line) {
-        Ok(FromBot::Hello(h)) => Ok(h.id),
-        Ok(FromBot::Action(a)) => Ok(a.id),
-        Err(_) => Err(()),
-    }
-}
-
-/// Whether `fd` has data (or end-of-file) to read right now.
-fn fd_readable(fd: i32) -> bool {
-    let mut p = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: poll on one descriptor we own, without waiting.
-    unsafe { libc::poll(&mut p, 1, 0) > 0 && p.revents & (libc::POLLIN | libc::POLLHUP) != 0 }
-}
-
-/// Reaps leftover members of a killed group that were reparented to us.
-fn reap_group(pgid: i32) {
-    // SIGKILL cannot be caught; only a process stuck in the kernel takes long to go.
-    let until = Instant::now() + Duration::from_secs(10);
-    loop {
-        let mut st = 0;
-        // SAFETY: waitpid on a process group we created and killed.
-        let r = unsafe { libc::waitpid(-pgid, &mut st, libc::WNOHANG) };
-        if r < 0 {
-            break; // ECHILD: nothing of that group is our child any more
-        }
-        if r == 0 {
-            if Instant::now() > until {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-}
-
-/// The runtime a session's I/O runs on: its own current-thread runtime (the default: the pipes
-/// are polled by the referee's worker thread inside `block_on`), or, with
-/// `PITBOSS_SHARED_RUNTIME=1`, one multi-thread runtime shared by all sessions (its worker polls
-/// the pipes and wakes the referee thread) — kept for the comparison in `EXTERNAL-BENCH.md`.
-enum Rt {
-    Own(tokio::runtime::Runtime),
-    Shared(tokio::runtime::Handle),
-}
-
-impl Rt {
-    fn new() -> std::io::Result<Rt> {
-        static SHARED: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
-            std::sync::OnceLock::new();
-        let shared = SHARED.get_or_init(|| {
-            (std::env::var_os("PITBOSS_SHARED_RUNTIME").is_some_and(|v| v == "1"))
-                .then(|| {
-                    tokio::runtime::Builder::new_multi_thread()
-                        .worker_threads(1)
-                        .enable_all()
-                        .build()
-                        .ok()
-                })
-                .flatten()
-        });
-        Ok(match shared {
-            Some(rt) => Rt::Shared(rt.handle().clone()),
-            None => Rt::Own(
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()?,
-            ),
-        })
-    }
-
-    fn handle(&self) -> tokio::runtime::Handle {
-        match self {
-            Rt::Own(r) => r.handle().clone(),
-            Rt::Shared(h) => h.clone(),
-        }
-    }
-
-    fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
-        match self {
-            Rt::Own(r) => r.block_on(f),
-            Rt::Shared(h) => h.block_on(f),
-        }
     }
 }
 
