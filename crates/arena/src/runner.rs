@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use pitboss_cards::Deck;
+use pitboss_cards::{Deck, DeckKey};
 use pitboss_protocol::MatchStart;
 use pitboss_rules::{Event, Seat, Table};
 
@@ -33,7 +33,7 @@ pub trait BotFactory: Sync {
 /// Where hand `k` of a match is played from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    /// The deal: the deck of the hand is `Deck::for_hand(seed, deal)`.
+    /// The deal: the deck of the hand is `Deck::with_key(key, deal)` (see [`MatchConfig::deck_key`]).
     pub deal: u64,
     /// Bot `b` sits in seat `(b + rotation) % n`.
     pub rotation: usize,
@@ -220,6 +220,7 @@ fn play_block(
     bsize: u64,
 ) -> Block {
     let n = cfg.bots.len();
+    let key: DeckKey = cfg.deck_key();
     let mut stats = MatchStats::new(n);
     let mut players: Vec<Box<dyn Player>> = (0..n)
         .map(|i| {
@@ -252,7 +253,7 @@ fn play_block(
         let s = slot(k, n, cfg.duplicate);
         let t = table.with_button(Seat(s.button as u8));
         players.rotate_right(s.rotation);
-        referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, &mut players);
+        referee.play(&t, Deck::with_key(&key, s.deal), k, &mut players);
         players.rotate_left(s.rotation);
         let hand = referee.hand();
         let events = hand.events();

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use pitboss_arena::sprt::{Decision, SprtConfig};
 use pitboss_arena::tournament::{
-    self, load_folders, EntrantEntry, EntrantFactory, RunMode, Shard, Standings, TournamentConfig,
-    TournamentError, TournamentFile,
+    self, load_folders, EntrantEntry, EntrantFactory, RunMode, SameForAll, Shard, Standings,
+    TournamentConfig, TournamentError, TournamentFile,
 };
 use pitboss_arena::{Fault, InProcess, Player};
 
@@ -42,6 +42,8 @@ fn config(f: TournamentFile, out: &std::path::Path) -> TournamentConfig {
     TournamentConfig::from_file(
         TournamentFile {
             out: Some(out.to_path_buf()),
+            // Explicit: without one a tournament draws a random seed.
+            seed: f.seed.or(Some(1)),
             ..f
         },
         || unreachable!(),
@@ -55,7 +57,7 @@ fn standings(cfg: &TournamentConfig) -> Standings {
         &cfg.out,
         Shard::default(),
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .expect("runs");
@@ -167,7 +169,7 @@ fn results_do_not_depend_on_threads_and_resume_refuses_another_plan() {
         &a,
         Shard::default(),
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .unwrap_err();
@@ -180,7 +182,7 @@ fn results_do_not_depend_on_threads_and_resume_refuses_another_plan() {
         &a,
         Shard { index: 1, count: 2 },
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .unwrap_err();

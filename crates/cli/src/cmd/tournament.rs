@@ -14,7 +14,7 @@ use pitboss_arena::tournament::{
 };
 use pitboss_arena::ConfigError;
 
-use super::bots::Entrants;
+use super::bots::{salt_tournament, Field};
 use crate::args::TournamentArgs;
 
 fn cfg_err(key: &'static str, why: impl Into<String>) -> ConfigError {
@@ -106,6 +106,11 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         };
         return Ok(cfg);
     }
+    // Resuming with a file or flags: the seed and salt not given are the folder's.
+    let old = match &args.resume {
+        Some(dir) if dir.join("plan.json").exists() => Some(shards::read_plan(dir)?.config),
+        _ => None,
+    };
     let file = match &args.file {
         Some(p) => read_file(p)?,
         None => TournamentFile::default(),
@@ -120,17 +125,24 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         deals: args.deals,
         batch: args.batch,
         seed: args.seed,
+        salt: None,
         bootstrap: args.bootstrap,
         threads: args.threads,
         out: args.resume.clone().or_else(|| args.out.clone()),
         sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
     };
-    let merged = file.overlay(flags);
+    let mut merged = file.overlay(flags);
+    if let Some(old) = old {
+        merged.seed = merged.seed.or(Some(old.seed));
+        merged.salt = merged.salt.or(old.salt);
+    }
     let name = merged
         .name
         .clone()
         .unwrap_or_else(|| "tournament".to_string());
-    Ok(TournamentConfig::from_file(merged, || default_out(&name))?)
+    let mut cfg = TournamentConfig::from_file(merged, || default_out(&name))?;
+    salt_tournament(&mut cfg)?;
+    Ok(cfg)
 }
 
 /// Progress on stderr when it is a terminal: units, hands/s, ETA.
@@ -192,7 +204,7 @@ pub fn run_config(
     shard: Shard,
     mode: RunMode,
 ) -> anyhow::Result<Option<Report>> {
-    let factory = Entrants::new(&cfg.bots, &cfg.out)?;
+    let factory = Field::new(&cfg.bots, &cfg.out)?;
     tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
     let progress = Progress::new();
     let started = std::time::Instant::now();
