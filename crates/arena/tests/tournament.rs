@@ -222,3 +222,40 @@ fn ring_tables_cover_every_subset_and_conserve_chips() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A unit file edited by someone who also recomputes its checksum is still refused when its chips
+/// do not sum to zero.
+#[test]
+fn a_resealed_unit_that_creates_chips_is_refused() {
+    use pitboss_arena::tournament::shards::{read_plan, read_units};
+    use pitboss_arena::tournament::unit::{read_unit, unit_path};
+    let out = tmp("conservation");
+    let cfg = config(
+        TournamentFile {
+            bots: bots(&[("r", "random"), ("c", "call")]),
+            deals: Some(100),
+            batch: Some(50),
+            threads: Some(1),
+            ..TournamentFile::default()
+        },
+        &out,
+    );
+    standings(&cfg);
+    let plan = read_plan(&out).expect("plan");
+    let path = unit_path(&out, &plan.units[0].id);
+    let mut u = read_unit(&path).expect("unit");
+    u.net[0][3] += 1_000_000_000_000_000;
+    u.stats[0].net += 1_000_000_000_000_000;
+    u.stats[0].unit_net += 1_000_000_000_000_000;
+    u.seal(&plan.settings_hash());
+    std::fs::write(&path, serde_json::to_vec(&u).unwrap()).unwrap();
+    let e = read_units(&out, &plan).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, TournamentError::RefusedUnit { .. })
+            && text.contains(&path.display().to_string())
+            && text.contains("chips are not conserved: the nets of deal 3 sum to 1000000000000000"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
