@@ -214,13 +214,19 @@ pub fn run_config(
     progress.finish();
     let secs = summary.elapsed.as_secs_f64();
     println!(
-        "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s)",
+        "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s); seed {}{}",
         summary.played,
         summary.reused,
         summary.skipped,
         summary.hands,
         secs,
-        summary.hands as f64 / secs.max(1e-9)
+        summary.hands as f64 / secs.max(1e-9),
+        cfg.seed,
+        if cfg.salt.is_some() {
+            " (salted: decks secret, salt in plan.json)"
+        } else {
+            ""
+        }
     );
     if shard.count > 1 {
         println!(
@@ -263,6 +269,27 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
             // Resuming a shard folder: its own shard.
             .map_or_else(|| shards::read_shard(&cfg.out), Ok)?,
     };
+    if shard.count > 1 && !cfg.out.join("plan.json").exists() {
+        // Every shard must build the same plan: nothing in it may be drawn at random per shard.
+        let file = args.file.as_deref().map(read_file).transpose()?;
+        let file = file.unwrap_or_default();
+        if args.seed.is_none() && file.seed.is_none() {
+            return Err(cfg_err(
+                "--shard",
+                "every shard must play the same plan: give the seed (--seed, or `seed` in the tournament file)",
+            )
+            .into());
+        }
+        if cfg.salt.is_some() && file.salt.is_none() {
+            return Err(cfg_err(
+                "--shard",
+                "with external bots every shard needs the same secret deck salt: give `salt = \"<64 hex digits>\"` \
+                 in the tournament file (e.g. from `od -An -tx1 -N32 /dev/urandom | tr -d ' \\n'`) and keep the \
+                 file where no bot can read it",
+            )
+            .into());
+        }
+    }
     if let Some(report) = run_config(&cfg, shard, RunMode::Resume)? {
         print_report(&report, &cfg.out);
     }
