@@ -7,7 +7,8 @@
 //! `units/<id>.json`) → [`Standings::compute`] (units in canonical order, SPRT applied) →
 //! `crate::report` (leaderboard, crosstable, HTML).
 //!
-//! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, and the reports.
+//! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, `games/<game>/bots/` (logs of
+//! external bots, written by the binary's factories), and the reports.
 
 pub mod config;
 pub mod plan;
