@@ -37,13 +37,14 @@ pub fn is_external(spec: &str) -> bool {
     !is_builtin(spec)
 }
 
-/// Gives a tournament with an external bot a secret deck salt when it has none: the one of the
-/// tournament already in `cfg.out` (a resume or the registry's gauntlet), else a random one.
+/// Gives a tournament a secret deck salt when it has none and has an external bot (or `always`):
+/// the one of the tournament already in `cfg.out` (a resume or the registry's gauntlet), else a
+/// random one.
 ///
 /// # Errors
 /// When the operating system's random source cannot be read.
-pub fn salt_tournament(cfg: &mut TournamentConfig) -> anyhow::Result<()> {
-    if cfg.salt.is_some() || !cfg.bots.iter().any(|b| is_external(&b.spec)) {
+pub fn salt_tournament(cfg: &mut TournamentConfig, always: bool) -> anyhow::Result<()> {
+    if cfg.salt.is_some() || !(always || cfg.bots.iter().any(|b| is_external(&b.spec))) {
         return Ok(());
     }
     let old = pitboss_arena::tournament::shards::read_plan(&cfg.out)

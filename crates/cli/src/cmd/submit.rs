@@ -169,7 +169,9 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
         ..TournamentFile::default()
     };
     let mut cfg = TournamentConfig::from_file(f, || dir.join("tournament"))?;
-    bots::salt_tournament(&mut cfg)?;
+    // Always salted: the gauntlet keeps its plan's settings (salt included) as bots join, and
+    // any submission may be an external bot.
+    bots::salt_tournament(&mut cfg, true)?;
     Ok(cfg)
 }
 

@@ -141,7 +141,7 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         .clone()
         .unwrap_or_else(|| "tournament".to_string());
     let mut cfg = TournamentConfig::from_file(merged, || default_out(&name))?;
-    salt_tournament(&mut cfg)?;
+    salt_tournament(&mut cfg, false)?;
     Ok(cfg)
 }
 
