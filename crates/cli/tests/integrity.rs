@@ -85,6 +85,8 @@ fn numbers_beyond_the_maxima_are_refused_naming_the_flag() {
     assert!(e.contains("--deals") && e.contains("1000000000000"), "{e}");
     let e = t(&["--seed", "9223372036854775808"]);
     assert!(e.contains("--seed"), "{e}");
+    let e = t(&["--bootstrap", "1000000000"]);
+    assert!(e.contains("--bootstrap") && e.contains("100000"), "{e}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -114,6 +114,9 @@ pub struct TournamentConfig {
 /// The most duplicate deals per table and game (10^12).
 pub const MAX_DEALS: u64 = 1_000_000_000_000;
 
+/// The most bootstrap resamples (each one walks every deal of every table).
+pub const MAX_BOOTSTRAP: usize = 100_000;
+
 /// The most work units of a plan (`plan.json` lists them all, and a run keeps them in memory).
 pub const MAX_UNITS: u64 = 200_000;
 
@@ -296,7 +299,12 @@ impl TournamentConfig {
             batch,
             seed,
             salt: f.salt,
-            bootstrap: f.bootstrap.unwrap_or(200),
+            bootstrap: at_most(
+                "--bootstrap / bootstrap",
+                f.bootstrap.unwrap_or(200) as u64,
+                MAX_BOOTSTRAP as u64,
+                "100000",
+            )? as usize,
             sprt: f.sprt,
             threads,
             out: f.out.unwrap_or_else(default_out),
