@@ -1,6 +1,8 @@
 //! Running a tournament (or one shard of it) into a folder: write the plan, skip the units already
-//! there, play the rest on worker threads, write each unit's file atomically the moment it is
-//! done. Killing the process at any point loses at most the units in flight.
+//! there, play the rest on worker threads game by game (each game with its own factory, so no bot
+//! process plays two games), seal each unit (settings hash, checksum) and write its file
+//! atomically the moment it is done. Killing the process at any point loses at most the units in
+//! flight.
 
 use std::collections::BTreeMap;
 use std::path::Path;
