@@ -78,6 +78,7 @@ fn main() {
                 game: Some("27td-fl".into()),
                 bots: Some(bots.clone()),
                 hands: Some(hands),
+                seed: Some(1),
                 threads: Some(threads),
                 out: Some(out.clone()),
                 ..MatchFile::default()

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use pitboss_cards::{DeckKey, Salt};
 use pitboss_rules::{Chips, Game, Preset, Stakes, TableOptions, TableSetup};
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +17,9 @@ pub struct MatchFile {
     pub bots: Option<Vec<String>>,
     pub hands: Option<u64>,
     pub seed: Option<u64>,
+    /// The secret mixed into the deck key (64 hex digits); written by the referee when an
+    /// external bot plays, so that `config.toml` repeats the run exactly.
+    pub salt: Option<Salt>,
     pub duplicate: Option<bool>,
     pub threads: Option<usize>,
     pub out: Option<PathBuf>,
@@ -50,6 +54,7 @@ impl MatchFile {
             bots: over.bots.or(self.bots),
             hands: over.hands.or(self.hands),
             seed: over.seed.or(self.seed),
+            salt: over.salt.or(self.salt),
             duplicate: over.duplicate.or(self.duplicate),
             threads: over.threads.or(self.threads),
             out: over.out.or(self.out),
@@ -75,6 +80,9 @@ pub struct MatchConfig {
     pub bots: Vec<String>,
     pub hands: u64,
     pub seed: u64,
+    /// Deck salt (see [`DeckKey`]): `None` only for matches of in-process bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Salt>,
     pub duplicate: bool,
     pub threads: usize,
     pub out: PathBuf,
@@ -101,6 +109,37 @@ pub struct MatchConfig {
 
 fn yes() -> bool {
     true
+}
+
+/// The largest seed: TOML (`config.toml`) integers are signed 64-bit.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
+/// The most hands of a match (10^12).
+pub const MAX_HANDS: u64 = 1_000_000_000_000;
+
+/// A random seed (48 bits, from the operating system) for runs given none.
+///
+/// # Errors
+/// A [`ConfigError`] on `key` when the random source cannot be read.
+pub fn random_seed(key: &'static str) -> Result<u64, ConfigError> {
+    let s = Salt::random().map_err(|e| {
+        err(
+            key,
+            format!("none given and no random one could be drawn ({e})"),
+        )
+    })?;
+    Ok(u64::from_le_bytes(s.0[..8].try_into().expect("8 bytes")) >> 16)
+}
+
+/// Refuses `v` above `max`, naming the flag/key and the maximum.
+///
+/// # Errors
+/// A [`ConfigError`] on `key`.
+pub fn at_most(key: &'static str, v: u64, max: u64, max_text: &str) -> Result<u64, ConfigError> {
+    if v > max {
+        return Err(err(key, format!("{v} is more than the maximum {max_text}")));
+    }
+    Ok(v)
 }
 
 /// A configuration value that cannot be used.
@@ -144,10 +183,24 @@ impl MatchConfig {
                 ),
             ));
         }
-        let hands = f.hands.unwrap_or(10_000);
+        let hands = at_most(
+            "--hands / hands",
+            f.hands.unwrap_or(10_000),
+            MAX_HANDS,
+            "1000000000000 (10^12)",
+        )?;
         if hands == 0 {
             return Err(err("--hands / hands", "must be at least 1"));
         }
+        let seed = match f.seed {
+            Some(s) => at_most(
+                "--seed / seed",
+                s,
+                MAX_SEED,
+                "9223372036854775807 (2^63 - 1)",
+            )?,
+            None => random_seed("--seed / seed")?,
+        };
         let duplicate = f.duplicate.unwrap_or(false);
         if duplicate && !hands.is_multiple_of(bots.len() as u64) {
             return Err(err(
@@ -197,7 +250,8 @@ impl MatchConfig {
             out: f.out.unwrap_or_else(|| default_out(&game)),
             game,
             hands,
-            seed: f.seed.unwrap_or(1),
+            seed,
+            salt: f.salt,
             duplicate,
             threads,
             history: f.history.unwrap_or(false),
@@ -216,6 +270,11 @@ impl MatchConfig {
             err(key, e.to_string())
         })?;
         Ok(cfg)
+    }
+
+    /// The key of the match's decks: salted when the config has a salt.
+    pub fn deck_key(&self) -> DeckKey {
+        DeckKey::new(self.seed, self.salt.as_ref())
     }
 
     pub fn game(&self) -> Game {

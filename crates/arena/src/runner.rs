@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use pitboss_cards::Deck;
+use pitboss_cards::{Deck, DeckKey};
 use pitboss_protocol::MatchStart;
 use pitboss_rules::{Event, Seat, Table};
 
@@ -35,7 +35,7 @@ pub trait BotFactory: Sync {
 /// Where hand `k` of a match is played from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    /// The deal: the deck of the hand is `Deck::for_hand(seed, deal)`.
+    /// The deal: the deck of the hand is `Deck::with_key(key, deal)` (see [`MatchConfig::deck_key`]).
     pub deal: u64,
     /// Bot `b` sits in seat `(b + rotation) % n`.
     pub rotation: usize,
@@ -222,6 +222,7 @@ fn play_block(
     bsize: u64,
 ) -> Block {
     let n = cfg.bots.len();
+    let key: DeckKey = cfg.deck_key();
     let mut stats = MatchStats::new(n);
     let lanes = if cfg.duplicate { n } else { 1 };
     let mut lane_players = players_by_lane(factory, n, lanes, |lane, i| {
@@ -254,7 +255,7 @@ fn play_block(
         let t = table.with_button(Seat(s.button as u8));
         let players = &mut lane_players[if cfg.duplicate { s.rotation } else { 0 }];
         players.rotate_right(s.rotation);
-        referee.play(&t, Deck::for_hand(cfg.seed, s.deal), k, players);
+        referee.play(&t, Deck::with_key(&key, s.deal), k, players);
         players.rotate_left(s.rotation);
         let hand = referee.hand();
         let events = hand.events();

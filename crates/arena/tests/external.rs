@@ -423,6 +423,7 @@ fn spy_never_receives_a_hidden_card() {
             MatchFile {
                 game: Some(game.into()),
                 bots: Some(bots.clone()),
+                seed: Some(3),
                 ..MatchFile::default()
             },
             |_| out.clone(),
@@ -555,6 +556,7 @@ fn freeze_idle_match_with_a_manifest_bot_completes() {
             game: Some("stud8-fl".into()),
             bots: Some(bots.clone()),
             hands: Some(300),
+            seed: Some(3),
             threads: Some(2),
             out: Some(out.clone()),
             ..MatchFile::default()

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use pitboss_arena::sprt::{Decision, SprtConfig};
 use pitboss_arena::tournament::{
-    self, load_folders, EntrantEntry, EntrantFactory, RunMode, Shard, Standings, TournamentConfig,
-    TournamentError, TournamentFile,
+    self, load_folders, EntrantEntry, EntrantFactory, RunMode, SameForAll, Shard, Standings,
+    TournamentConfig, TournamentError, TournamentFile,
 };
 use pitboss_arena::{Fault, InProcess, Player};
 
@@ -42,6 +42,8 @@ fn config(f: TournamentFile, out: &std::path::Path) -> TournamentConfig {
     TournamentConfig::from_file(
         TournamentFile {
             out: Some(out.to_path_buf()),
+            // Explicit: without one a tournament draws a random seed.
+            seed: f.seed.or(Some(1)),
             ..f
         },
         || unreachable!(),
@@ -55,7 +57,7 @@ fn standings(cfg: &TournamentConfig) -> Standings {
         &cfg.out,
         Shard::default(),
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .expect("runs");
@@ -167,7 +169,7 @@ fn results_do_not_depend_on_threads_and_resume_refuses_another_plan() {
         &a,
         Shard::default(),
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .unwrap_err();
@@ -180,7 +182,7 @@ fn results_do_not_depend_on_threads_and_resume_refuses_another_plan() {
         &a,
         Shard { index: 1, count: 2 },
         RunMode::Resume,
-        &Builtins,
+        &SameForAll(Builtins),
         &mut |_| {},
     )
     .unwrap_err();
@@ -218,5 +220,42 @@ fn ring_tables_cover_every_subset_and_conserve_chips() {
         assert_eq!(total, 0);
         assert!(t.stats.iter().all(|b| b.hands == 600));
     }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A unit file edited by someone who also recomputes its checksum is still refused when its chips
+/// do not sum to zero.
+#[test]
+fn a_resealed_unit_that_creates_chips_is_refused() {
+    use pitboss_arena::tournament::shards::{read_plan, read_units};
+    use pitboss_arena::tournament::unit::{read_unit, unit_path};
+    let out = tmp("conservation");
+    let cfg = config(
+        TournamentFile {
+            bots: bots(&[("r", "random"), ("c", "call")]),
+            deals: Some(100),
+            batch: Some(50),
+            threads: Some(1),
+            ..TournamentFile::default()
+        },
+        &out,
+    );
+    standings(&cfg);
+    let plan = read_plan(&out).expect("plan");
+    let path = unit_path(&out, &plan.units[0].id);
+    let mut u = read_unit(&path).expect("unit");
+    u.net[0][3] += 1_000_000_000_000_000;
+    u.stats[0].net += 1_000_000_000_000_000;
+    u.stats[0].unit_net += 1_000_000_000_000_000;
+    u.seal(&plan.settings_hash());
+    std::fs::write(&path, serde_json::to_vec(&u).unwrap()).unwrap();
+    let e = read_units(&out, &plan).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        matches!(e, TournamentError::RefusedUnit { .. })
+            && text.contains(&path.display().to_string())
+            && text.contains("chips are not conserved: the nets of deal 3 sum to 1000000000000000"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -11,7 +11,7 @@ mod serde_impls;
 mod set;
 
 pub use card::{parse_cards, Card, Rank, Suit};
-pub use deck::Deck;
+pub use deck::{BadSalt, Deck, DeckKey, Salt};
 pub use set::CardSet;
 
 /// What can go wrong reading cards.

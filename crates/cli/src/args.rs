@@ -93,7 +93,10 @@ table_size, tables, deals, batch, seed, bootstrap, threads, out, and an optional
 Every pairing (or ring table) plays the same deals (common card sequences); each deal is played in
 every seat rotation (duplicate). Work is cut into units of `batch` deals; each finished unit is
 written to OUT/units/ at once, so an interrupted run (Ctrl-C, kill, power cut) continues with
---resume and ends with results byte-identical to an uninterrupted run.
+--resume and ends with results byte-identical to an uninterrupted run (with in-process bots; external
+bots' time banks start full again on resume). plan.json and every unit file carry checksums: resume
+and merge refuse edited, swapped or foreign files, naming them. Games are played one after another,
+external bots in fresh processes for each game (their logs in OUT/games/<game>/bots/).
 
 Examples:
   pitboss tournament --game 27td-fl --game stud8-fl --bot lowball --bot hilo --bot random --deals 20000
@@ -172,7 +175,8 @@ pub struct TournamentArgs {
     /// Deals per work unit [default: 1000].
     #[arg(long)]
     pub batch: Option<u64>,
-    /// The tournament seed [default: 1].
+    /// The tournament seed, at most 2^63 - 1 [default: a random one, recorded in plan.json].
+    /// With an external bot the decks also depend on a secret random salt kept in plan.json.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Bootstrap resamples for the intervals of ratings [default: 200].
@@ -238,7 +242,7 @@ pub struct RunArgs {
     pub threads: Option<usize>,
 }
 
-const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed,
+const MATCH_HELP: &str = r#"Every flag can also be given in a TOML match file (keys: game, bots, hands, seed, salt,
 duplicate, threads, out, history, stack, decision_ms, bank_ms, restarts, sandbox,
 freeze_idle, transcript, [stakes], [options]); flags override the file.
 
@@ -269,7 +273,9 @@ pub struct MatchArgs {
     /// Hands to play [default: 10000].
     #[arg(long)]
     pub hands: Option<u64>,
-    /// The match seed: the same seed gives the same hands and files [default: 1].
+    /// The match seed, at most 2^63 - 1 [default: a random one, printed and recorded in
+    /// config.toml]. With an external bot the decks also depend on a secret random salt kept in
+    /// config.toml: `pitboss match OUT/config.toml` repeats the run, the seed alone does not.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Replay every deal in every seat rotation and compute statistics over duplicate units.

@@ -372,6 +372,10 @@ fn bad_tournament_flags_are_named() {
 fn submit_ranks_the_python_example_bot() {
     let reg = tmp("registry-python");
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple/bot.toml");
+    // A built-in bot first: the registry's plan (salt included) stays when an external bot joins.
+    ok(pitboss()
+        .args(["submit", "call", "--name", "call-2", "--registry"])
+        .arg(&reg));
     let out = ok(pitboss()
         .arg("submit")
         .arg(&manifest)
@@ -379,6 +383,8 @@ fn submit_ranks_the_python_example_bot() {
         .arg(&reg));
     assert!(out.contains("conformance check passed"), "{out}");
     assert!(out.contains("pysimple ranks"), "{out}");
+    let plan = std::fs::read_to_string(reg.join("tournament/plan.json")).unwrap();
+    assert!(plan.contains("\"salt\""), "the registry's decks are salted");
     let board = std::fs::read_to_string(reg.join("tournament/leaderboard.csv")).unwrap();
     assert!(board.contains("pysimple"), "{board}");
     let _ = std::fs::remove_dir_all(&reg);

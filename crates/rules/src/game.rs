@@ -13,6 +13,13 @@ pub const MAX_SEATS: usize = 8;
 /// The largest stack or stake accepted, so that no sum of a hand's chips can overflow.
 pub const MAX_CHIPS: Chips = 1 << 48;
 
+/// The most full bets and raises in one betting round, in every structure (the fixed-limit `cap`
+/// option aside): after this many, players may only call, check or fold. With stacks up to
+/// [`MAX_CHIPS`] and bets as small as one chip, two players raising the minimum forever would
+/// otherwise play a hand that never ends; with it every hand ends within a few thousand actions
+/// per player. No real game comes near it.
+pub const MAX_BETS_PER_ROUND: u16 = 1000;
+
 /// Which poker game is dealt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

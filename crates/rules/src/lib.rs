@@ -20,8 +20,8 @@ mod view;
 pub use action::{Action, IllegalAction, Legal, RaiseKind, RaiseRange, Reason};
 pub use event::{Blind, Event, Share};
 pub use game::{
-    Chips, Game, Preset, Reveal, Stakes, Structure, TableOptions, Variant, MAX_CHIPS, MAX_SEATS,
-    PRESETS,
+    Chips, Game, Preset, Reveal, Stakes, Structure, TableOptions, Variant, MAX_BETS_PER_ROUND,
+    MAX_CHIPS, MAX_SEATS, PRESETS,
 };
 pub use hand::{ApplyError, Cards, DealError, Hand, Phase};
 pub use outcome::{Award, Outcome};

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
+use pitboss_cards::Salt;
 use pitboss_rules::Preset;
 use serde::{Deserialize, Serialize};
 
-use crate::config::ConfigError;
+use crate::config::{at_most, random_seed, ConfigError, MAX_SEED};
 use crate::sprt::SprtConfig;
 
 /// A bot of the field: its name in reports and file names, and the spec the factory starts it
@@ -45,6 +46,9 @@ pub struct TournamentFile {
     /// Deals per work unit (the unit of resume, sharding and SPRT checks).
     pub batch: Option<u64>,
     pub seed: Option<u64>,
+    /// The secret mixed into the deck keys (64 hex digits); chosen by the referee when an
+    /// external bot plays and kept in `plan.json`.
+    pub salt: Option<Salt>,
     /// Bootstrap resamples for the rating and bankroll intervals.
     pub bootstrap: Option<usize>,
     pub threads: Option<usize>,
@@ -66,6 +70,7 @@ impl TournamentFile {
             deals: over.deals.or(self.deals),
             batch: over.batch.or(self.batch),
             seed: over.seed.or(self.seed),
+            salt: over.salt.or(self.salt),
             bootstrap: over.bootstrap.or(self.bootstrap),
             threads: over.threads.or(self.threads),
             out: over.out.or(self.out),
@@ -95,12 +100,33 @@ pub struct TournamentConfig {
     pub deals: u64,
     pub batch: u64,
     pub seed: u64,
+    /// Deck salt: `None` only when every entrant is an in-process bot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Salt>,
     pub bootstrap: usize,
     pub sprt: Option<SprtConfig>,
     #[serde(skip)]
     pub threads: usize,
     #[serde(skip)]
     pub out: PathBuf,
+}
+
+/// The most duplicate deals per table and game (10^12).
+pub const MAX_DEALS: u64 = 1_000_000_000_000;
+
+/// The most bootstrap resamples (each one walks every deal of every table).
+pub const MAX_BOOTSTRAP: usize = 100_000;
+
+/// The most work units of a plan (`plan.json` lists them all, and a run keeps them in memory).
+pub const MAX_UNITS: u64 = 200_000;
+
+/// `n` choose `k`, `None` when it does not fit.
+fn binomial(n: u128, k: u128) -> Option<u128> {
+    let mut r: u128 = 1;
+    for i in 0..k.min(n.saturating_sub(k)) {
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
 }
 
 fn err(key: &'static str, why: impl Into<String>) -> ConfigError {
@@ -202,7 +228,12 @@ impl TournamentConfig {
         if f.tables == Some(0) {
             return Err(err("--tables / tables", "must be at least 1"));
         }
-        let deals = f.deals.unwrap_or(10_000);
+        let deals = at_most(
+            "--deals / deals",
+            f.deals.unwrap_or(10_000),
+            MAX_DEALS,
+            "1000000000000 (10^12)",
+        )?;
         if deals == 0 {
             return Err(err("--deals / deals", "must be at least 1"));
         }
@@ -230,6 +261,33 @@ impl TournamentConfig {
                 format!("{threads}: use 1 to 256"),
             ));
         }
+        let seed = match f.seed {
+            Some(s) => at_most(
+                "--seed / seed",
+                s,
+                MAX_SEED,
+                "9223372036854775807 (2^63 - 1)",
+            )?,
+            None => random_seed("--seed / seed")?,
+        };
+        let table_count = match (format, f.tables) {
+            (Format::Ring, Some(t)) => Some(t as u128),
+            _ => binomial(bots.len() as u128, table_size as u128),
+        }
+        .map(|t| t * games.len() as u128);
+        let batches = u128::from(deals.div_ceil(batch));
+        let units = table_count.map(|t| t * batches);
+        if units.is_none_or(|u| u > MAX_UNITS as u128) {
+            let tables = table_count.map_or_else(|| "too many".to_string(), |t| t.to_string());
+            let units = units.map_or_else(|| "too many".to_string(), |u| u.to_string());
+            return Err(err(
+                if f.tables.is_some() { "--tables / tables" } else { "--batch / batch" },
+                format!(
+                    "{tables} tables × {batches} batches of {batch} deals make {units} work units; \
+                     a plan holds at most {MAX_UNITS}: use a larger batch, fewer deals or fewer tables"
+                ),
+            ));
+        }
         Ok(TournamentConfig {
             name: f.name.unwrap_or_else(|| "tournament".to_string()),
             games,
@@ -239,8 +297,14 @@ impl TournamentConfig {
             tables: f.tables,
             deals,
             batch,
-            seed: f.seed.unwrap_or(1),
-            bootstrap: f.bootstrap.unwrap_or(200),
+            seed,
+            salt: f.salt,
+            bootstrap: at_most(
+                "--bootstrap / bootstrap",
+                f.bootstrap.unwrap_or(200) as u64,
+                MAX_BOOTSTRAP as u64,
+                "100000",
+            )? as usize,
             sprt: f.sprt,
             threads,
             out: f.out.unwrap_or_else(default_out),

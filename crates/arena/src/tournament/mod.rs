@@ -7,7 +7,8 @@
 //! `units/<id>.json`) → [`Standings::compute`] (units in canonical order, SPRT applied) →
 //! `crate::report` (leaderboard, crosstable, HTML).
 //!
-//! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, and the reports.
+//! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, `games/<game>/bots/` (logs of
+//! external bots, written by the binary's factories), and the reports.
 
 pub mod config;
 pub mod plan;
@@ -23,7 +24,7 @@ pub use plan::{Plan, TableSpec, UnitSpec};
 pub use results::{Standings, TableResult};
 pub use runner::{run, RunMode, RunProgress, RunSummary};
 pub use shards::{load_folders, Shard};
-pub use unit::{EntrantFactory, UnitResult};
+pub use unit::{EntrantFactory, GameFactories, SameForAll, UnitResult};
 
 /// A failure to run, resume, merge or report a tournament.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +39,12 @@ pub enum TournamentError {
     BadPlan { path: String, why: String },
     #[error("{path}: unreadable unit result ({why}); delete it and resume to replay the unit")]
     BadUnit { path: String, why: String },
+    #[error("{path}: unit result refused: {why}; restore the original, or delete it and resume to replay the unit")]
+    RefusedUnit { path: String, why: String },
+    #[error("{path}: plan refused: {why}")]
+    RefusedPlan { path: String, why: String },
+    #[error("the bots of {game} cannot be started: {why}")]
+    Bots { game: String, why: String },
     #[error("{dir} holds a different tournament ({detail}); use another --out folder, or resume it without a config")]
     PlanMismatch { dir: String, detail: String },
     #[error("{dir} is shard {have} but {want} was asked for")]

@@ -5,9 +5,14 @@
 //! at every table (common card sequences), and a unit's seeds depend only on the game, the names
 //! at the table and the batch — not on the rest of the field — so a unit result stays valid when
 //! bots are added (the registry's gauntlet relies on this).
+//!
+//! `plan.json` carries a SHA-256 checksum of its content, so an edited plan (a changed seed, say)
+//! is refused instead of silently changing the deals of a resumed run; unit files carry the hash of
+//! the plan's settings (see [`Plan::settings_hash`]) and their own checksum.
 
-use pitboss_cards::Deck;
+use pitboss_cards::{DeckKey, Salt};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::config::{Format, TournamentConfig};
 use crate::runner::derive_seed;
@@ -32,8 +37,16 @@ pub struct TableSpec {
     pub bots: Vec<usize>,
 }
 
-/// Format version of `plan.json` and the unit files.
-pub const PLAN_VERSION: u32 = 1;
+/// Format version of `plan.json` and the unit files (2: checksums and the settings hash).
+pub const PLAN_VERSION: u32 = 2;
+
+/// SHA-256 of `bytes` in lowercase hexadecimal.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// The plan: settings and units in canonical order (batch-major, so that early batches of every
 /// table come first and SPRT can stop pairings early).
@@ -42,6 +55,9 @@ pub struct Plan {
     pub version: u32,
     pub config: TournamentConfig,
     pub units: Vec<UnitSpec>,
+    /// SHA-256 of the rest of the plan ([`Plan::content_hash`]).
+    #[serde(default)]
+    pub checksum: String,
 }
 
 /// FNV-1a of a string, to turn names into seeds.
@@ -51,14 +67,15 @@ pub fn fnv(s: &str) -> u64 {
     })
 }
 
-/// The deal seed of a game: deal `d` is `Deck::for_hand(game_seed, d)` at every table.
+/// The deal seed of a game.
 pub fn game_seed(seed: u64, game: &str) -> u64 {
     derive_seed(seed, fnv(game), 0x6761_6d65)
 }
 
-/// The deck of deal `d` of `game`.
-pub fn deck(seed: u64, game: &str, d: u64) -> Deck {
-    Deck::for_hand(game_seed(seed, game), d)
+/// The deck key of `game`: deal `d` is `Deck::with_key(&key, d)` at every table. Salted when the
+/// tournament has a salt.
+pub fn game_key(seed: u64, salt: Option<&Salt>, game: &str) -> DeckKey {
+    DeckKey::new(game_seed(seed, game), salt)
 }
 
 /// The seed of the bot at `position` of a table for one batch.
@@ -143,11 +160,47 @@ impl Plan {
                 });
             }
         }
-        Plan {
+        let mut plan = Plan {
             version: PLAN_VERSION,
             config: cfg.clone(),
             units,
+            checksum: String::new(),
+        };
+        plan.checksum = plan.content_hash();
+        plan
+    }
+
+    /// SHA-256 of the version, settings and units (everything but the checksum).
+    pub fn content_hash(&self) -> String {
+        let v = serde_json::json!([self.version, &self.config, &self.units]);
+        sha256_hex(&serde_json::to_vec(&v).expect("serializes"))
+    }
+
+    /// SHA-256 of the version and the settings without the field of bots: what a unit result
+    /// depends on besides its own spec. Unit files carry it, so a unit of another tournament (or
+    /// of this one before `plan.json` was edited) is refused; the registry's gauntlet, which adds
+    /// bots to the field, keeps it.
+    pub fn settings_hash(&self) -> String {
+        let mut c = serde_json::to_value(&self.config).expect("serializes");
+        c.as_object_mut().map(|o| o.remove("bots"));
+        let v = serde_json::json!([self.version, c]);
+        sha256_hex(&serde_json::to_vec(&v).expect("serializes"))
+    }
+
+    /// Why the plan cannot be trusted, if it cannot: another format version or a checksum that
+    /// does not match the content.
+    pub fn problem(&self) -> Option<String> {
+        if self.version != PLAN_VERSION {
+            return Some(format!(
+                "format version {} (this pitboss reads {PLAN_VERSION}); rerun the tournament in a new folder",
+                self.version
+            ));
         }
+        (self.checksum != self.content_hash()).then(|| {
+            "its checksum does not match its content: the file was edited (a changed seed, salt, \
+             setting or unit list would change the deals); restore it, or start a new folder"
+                .to_string()
+        })
     }
 
     /// The tables, in the order of the plan.

@@ -1,6 +1,8 @@
 //! Running a tournament (or one shard of it) into a folder: write the plan, skip the units already
-//! there, play the rest on worker threads, write each unit's file atomically the moment it is
-//! done. Killing the process at any point loses at most the units in flight.
+//! there, play the rest on worker threads game by game (each game with its own factory, so no bot
+//! process plays two games), seal each unit (settings hash, checksum) and write its file
+//! atomically the moment it is done. Killing the process at any point loses at most the units in
+//! flight.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,7 +14,7 @@ use super::config::TournamentConfig;
 use super::plan::Plan;
 use super::results::{sprt_step, unit_chips};
 use super::shards::{read_plan, read_shard, read_units, Shard};
-use super::unit::{play_unit, unit_path, EntrantFactory, UnitResult};
+use super::unit::{play_unit, unit_path, EntrantFactory, GameFactories, UnitResult};
 use super::TournamentError;
 use crate::output::write_atomic;
 use crate::sprt::{Decision, Running};
@@ -148,17 +150,103 @@ enum Done {
     Failed(TournamentError),
 }
 
+/// What the workers of a run share.
+struct Work<'a> {
+    cfg: &'a TournamentConfig,
+    dir: &'a Path,
+    plan: &'a Plan,
+    settings: String,
+    tables: usize,
+    /// The bots' specs of each table, in table order.
+    specs: Vec<Vec<&'a str>>,
+    state: Mutex<Vec<TableState>>,
+}
+
+impl Work<'_> {
+    /// Plays the units `todo` (indices into the plan) on the config's threads; returns how many
+    /// were played. The first failure is kept in `failure` and stops handing out work.
+    fn play(
+        &self,
+        todo: &[usize],
+        factory: &dyn EntrantFactory,
+        p: &mut RunProgress,
+        progress: &mut dyn FnMut(&RunProgress),
+        failure: &mut Option<TournamentError>,
+    ) -> u64 {
+        let (cfg, tables) = (self.cfg, self.tables);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<Done>();
+        let mut played = 0u64;
+        std::thread::scope(|scope| {
+            for _ in 0..cfg.threads.min(todo.len()).max(1) {
+                let tx = tx.clone();
+                let next = &next;
+                scope.spawn(move || loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = todo.get(j) else { break };
+                    let u = &self.plan.units[i];
+                    let decided = self.state.lock().expect("no panics")[i % tables].decided_at;
+                    if decided.is_some_and(|d| u.batch > d) {
+                        if tx.send(Done::Skipped).is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    let mut r = play_unit(
+                        cfg.seed,
+                        cfg.salt.as_ref(),
+                        u,
+                        &self.specs[i % tables],
+                        factory,
+                    );
+                    r.seal(&self.settings);
+                    let path = unit_path(self.dir, &u.id);
+                    let bytes = serde_json::to_vec(&r).expect("serializes");
+                    let msg = match write_atomic(&path, &bytes) {
+                        Ok(()) => Done::Played(i, Box::new(r)),
+                        Err(e) => Done::Failed(TournamentError::io(&path)(e)),
+                    };
+                    if tx.send(msg).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            for msg in rx {
+                match msg {
+                    Done::Played(i, r) => {
+                        played += 1;
+                        p.hands += r.deals * r.bots.len() as u64;
+                        self.state.lock().expect("no panics")[i % tables].add(cfg, *r);
+                    }
+                    Done::Skipped => p.skipped += 1,
+                    Done::Failed(e) => {
+                        // Stop handing out work; finished units stay on disk for a resume.
+                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
+                }
+                p.done += 1;
+                progress(p);
+            }
+        });
+        played
+    }
+}
+
 /// Runs shard `shard` of the tournament `cfg` into `dir` with `cfg.threads` workers, reporting
-/// after every unit.
+/// after every unit. The games are played one after another, each with its own factory from
+/// `factories` (dropped before the next game starts).
 ///
 /// # Errors
-/// A folder holding another tournament or shard, unreadable unit files, write failures.
+/// A folder holding another tournament or shard, unreadable or refused unit files, bots that
+/// cannot be started, write failures.
 pub fn run(
     cfg: &TournamentConfig,
     dir: &Path,
     shard: Shard,
     mode: RunMode,
-    factory: &dyn EntrantFactory,
+    factories: &dyn GameFactories,
     progress: &mut dyn FnMut(&RunProgress),
 ) -> Result<RunSummary, TournamentError> {
     let start = Instant::now();
@@ -196,8 +284,6 @@ pub fn run(
         hands: 0,
     };
     progress(&p);
-    let state = Mutex::new(state);
-    let next = AtomicUsize::new(0);
     let specs: Vec<Vec<&str>> = plan
         .units
         .iter()
@@ -212,55 +298,33 @@ pub fn run(
                 .collect()
         })
         .collect();
-    let (tx, rx) = mpsc::channel::<Done>();
+    let work = Work {
+        cfg,
+        dir,
+        plan: &plan,
+        settings: plan.settings_hash(),
+        tables,
+        specs,
+        state: Mutex::new(state),
+    };
     let mut played = 0u64;
     let mut failure = None;
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.min(todo.len()).max(1) {
-            let tx = tx.clone();
-            let (next, todo, plan, state, specs) = (&next, &todo, &plan, &state, &specs);
-            scope.spawn(move || loop {
-                let j = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&i) = todo.get(j) else { break };
-                let u = &plan.units[i];
-                let decided = state.lock().expect("no panics")[i % tables].decided_at;
-                if decided.is_some_and(|d| u.batch > d) {
-                    if tx.send(Done::Skipped).is_err() {
-                        break;
-                    }
-                    continue;
-                }
-                let r = play_unit(cfg.seed, u, &specs[i % tables], factory);
-                let path = unit_path(dir, &u.id);
-                let bytes = serde_json::to_vec(&r).expect("serializes");
-                let msg = match write_atomic(&path, &bytes) {
-                    Ok(()) => Done::Played(i, Box::new(r)),
-                    Err(e) => Done::Failed(TournamentError::io(&path)(e)),
-                };
-                if tx.send(msg).is_err() {
-                    break;
-                }
-            });
+    for game in &cfg.games {
+        let of_game: Vec<usize> = todo
+            .iter()
+            .copied()
+            .filter(|&i| plan.units[i].game == *game)
+            .collect();
+        if of_game.is_empty() {
+            continue;
         }
-        drop(tx);
-        for msg in rx {
-            match msg {
-                Done::Played(i, r) => {
-                    played += 1;
-                    p.hands += r.deals * r.bots.len() as u64;
-                    state.lock().expect("no panics")[i % tables].add(cfg, *r);
-                }
-                Done::Skipped => p.skipped += 1,
-                Done::Failed(e) => {
-                    // Stop handing out work; finished units stay on disk for a resume.
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
-                    failure.get_or_insert(e);
-                }
-            }
-            p.done += 1;
-            progress(&p);
+        let factory = factories.for_game(game)?;
+        played += work.play(&of_game, &*factory, &mut p, progress, &mut failure);
+        drop(factory);
+        if failure.is_some() {
+            break;
         }
-    });
+    }
     if let Some(e) = failure {
         return Err(e);
     }

@@ -118,10 +118,17 @@ pub fn read_plan(dir: &Path) -> Result<Plan, TournamentError> {
     let bytes = std::fs::read(&path).map_err(|_| TournamentError::NotATournament {
         dir: dir.display().to_string(),
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| TournamentError::BadPlan {
+    let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| TournamentError::BadPlan {
         path: path.display().to_string(),
         why: e.to_string(),
-    })
+    })?;
+    if let Some(why) = plan.problem() {
+        return Err(TournamentError::RefusedPlan {
+            path: path.display().to_string(),
+            why,
+        });
+    }
+    Ok(plan)
 }
 
 /// Reads `DIR/shard.json` (absent: the whole tournament, 0/1).
@@ -139,10 +146,13 @@ pub fn read_shard(dir: &Path) -> Result<Shard, TournamentError> {
     }
 }
 
-/// Reads every finished unit of a folder that belongs to `plan` (ignores `.partial` files).
+/// Reads every finished unit of a folder that belongs to `plan` (ignores `.partial` files), each
+/// checked: its checksum, the plan's settings hash, its place (file name and spec) and chip
+/// conservation.
 ///
 /// # Errors
-/// I/O errors, unreadable units, or a unit that is not in the plan.
+/// I/O errors, unreadable units, or [`TournamentError::RefusedUnit`] naming the file and the
+/// reason.
 pub fn read_units(dir: &Path, plan: &Plan) -> Result<Vec<UnitResult>, TournamentError> {
     let by_id: BTreeMap<&str, &UnitSpec> = plan.units.iter().map(|u| (u.id.as_str(), u)).collect();
     let udir = dir.join("units");
@@ -158,12 +168,14 @@ pub fn read_units(dir: &Path, plan: &Plan) -> Result<Vec<UnitResult>, Tournament
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
+    let settings = plan.settings_hash();
     for p in paths {
         let u = read_unit(&p)?;
-        if !by_id.get(u.id.as_str()).is_some_and(|s| u.matches(s)) {
-            return Err(TournamentError::BadUnit {
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        if let Some(why) = u.problem(stem, by_id.get(u.id.as_str()).copied(), &settings) {
+            return Err(TournamentError::RefusedUnit {
                 path: p.display().to_string(),
-                why: "not a unit of this folder's plan".to_string(),
+                why,
             });
         }
         out.push(u);

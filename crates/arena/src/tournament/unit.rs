@@ -7,7 +7,9 @@ use pitboss_protocol::MatchStart;
 use pitboss_rules::{Preset, Seat, TableSetup};
 use serde::{Deserialize, Serialize};
 
-use super::plan::{bot_seed, deck, UnitSpec};
+use pitboss_cards::Deck;
+
+use super::plan::{bot_seed, game_key, sha256_hex, UnitSpec};
 use super::TournamentError;
 use crate::convert;
 use crate::player::{Fault, Player};
@@ -25,6 +27,33 @@ pub trait EntrantFactory: Sync {
     fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault>;
 }
 
+impl<T: EntrantFactory + ?Sized> EntrantFactory for &T {
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
+        (**self).create(spec, seed, lane)
+    }
+}
+
+/// Gives each game of a tournament its own [`EntrantFactory`]. The runner plays the games one
+/// after another and drops a game's factory when its units are done, so a bot process never
+/// plays two games: every process gets the `match_start` of the one game it plays.
+pub trait GameFactories {
+    /// The factory for the units of `game`.
+    ///
+    /// # Errors
+    /// [`TournamentError::Bots`] when the bots cannot be prepared.
+    fn for_game(&self, game: &str) -> Result<Box<dyn EntrantFactory + '_>, TournamentError>;
+}
+
+/// One factory for every game: for factories that start a fresh bot for every unit and keep no
+/// process (in-process bots).
+pub struct SameForAll<F>(pub F);
+
+impl<F: EntrantFactory> GameFactories for SameForAll<F> {
+    fn for_game(&self, _game: &str) -> Result<Box<dyn EntrantFactory + '_>, TournamentError> {
+        Ok(Box::new(&self.0))
+    }
+}
+
 /// What a unit produced.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitResult {
@@ -38,9 +67,75 @@ pub struct UnitResult {
     pub stats: Vec<BotStats>,
     /// `net[position][deal]`: chips won over the deal's seat rotations.
     pub net: Vec<Vec<i64>>,
+    /// [`Plan::settings_hash`](super::Plan::settings_hash) of the plan that made the unit.
+    #[serde(default)]
+    pub plan: String,
+    /// SHA-256 of the rest of the file ([`UnitResult::content_hash`]).
+    #[serde(default)]
+    pub checksum: String,
 }
 
 impl UnitResult {
+    /// SHA-256 of the JSON of everything but the checksum.
+    pub fn content_hash(&self) -> String {
+        let mut c = self.clone();
+        c.checksum = String::new();
+        sha256_hex(&serde_json::to_vec(&c).expect("serializes"))
+    }
+
+    /// Binds the result to the plan's settings hash and sets its checksum.
+    pub fn seal(&mut self, plan: &str) {
+        plan.clone_into(&mut self.plan);
+        self.checksum = self.content_hash();
+    }
+
+    /// Why this result, read from `units/<stem>.json`, is not a result of `spec` in a plan with
+    /// settings hash `plan`, if it is not: a wrong checksum (an edited file), another plan, another
+    /// place in this plan, or chips that do not sum to zero.
+    pub fn problem(&self, stem: &str, spec: Option<&UnitSpec>, plan: &str) -> Option<String> {
+        if self.checksum != self.content_hash() {
+            return Some("its checksum does not match its content: the file was edited".into());
+        }
+        if self.plan != plan {
+            return Some(
+                "it was made by another plan (its settings hash differs from plan.json's): a unit \
+                 of another tournament, or plan.json was changed"
+                    .into(),
+            );
+        }
+        if self.id != stem {
+            return Some(format!(
+                "it holds unit {} (a file moved or copied from another place)",
+                self.id
+            ));
+        }
+        if !spec.is_some_and(|s| self.matches(s)) {
+            return Some("not a unit of this folder's plan".into());
+        }
+        if self.stats.len() != self.bots.len() {
+            return Some("the statistics do not have one entry per bot".into());
+        }
+        for d in 0..self.deals as usize {
+            let sum: i128 = self.net.iter().map(|v| i128::from(v[d])).sum();
+            if sum != 0 {
+                return Some(format!(
+                    "chips are not conserved: the nets of deal {} sum to {sum}",
+                    self.first_deal + d as u64
+                ));
+            }
+        }
+        for (p, (s, v)) in self.stats.iter().zip(&self.net).enumerate() {
+            let total: i128 = v.iter().map(|&x| i128::from(x)).sum();
+            if s.net != total || s.unit_net != total {
+                return Some(format!(
+                    "position {p}: net {} and unit net {} disagree with the per-deal nets ({total})",
+                    s.net, s.unit_net
+                ));
+            }
+        }
+        None
+    }
+
     /// Whether this result is the one `spec` asks for.
     pub fn matches(&self, spec: &UnitSpec) -> bool {
         self.id == spec.id
@@ -72,8 +167,10 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 }
 
 /// Plays a unit: every deal of the batch in every seat rotation, bots fresh from the factory.
+/// The result is not sealed yet ([`UnitResult::seal`]).
 pub fn play_unit(
     seed: u64,
+    salt: Option<&pitboss_cards::Salt>,
     spec: &UnitSpec,
     specs: &[&str],
     factory: &dyn EntrantFactory,
@@ -121,6 +218,7 @@ pub fn play_unit(
             }
         }
     }
+    let key = game_key(seed, salt, &spec.game);
     let mut referee = Referee::new();
     let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
     let mut unit_net = vec![0i64; n];
@@ -130,7 +228,7 @@ pub fn play_unit(
             let s = slot(k, n, true);
             let t = table.with_button(Seat(s.button as u8));
             players.rotate_right(s.rotation);
-            referee.play(&t, deck(seed, &spec.game, s.deal), k, players);
+            referee.play(&t, Deck::with_key(&key, s.deal), k, players);
             players.rotate_left(s.rotation);
             let hand = referee.hand();
             let events = hand.events();
@@ -162,5 +260,7 @@ pub fn play_unit(
         deals: spec.deals,
         stats,
         net,
+        plan: String::new(),
+        checksum: String::new(),
     }
 }

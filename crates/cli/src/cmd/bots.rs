@@ -3,11 +3,14 @@
 //! `pitboss submit` runs first (the same as `pitboss check`).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pitboss_arena::external::{self, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
-use pitboss_arena::tournament::{Entrant, EntrantFactory};
+use pitboss_arena::tournament::{
+    Entrant, EntrantFactory, GameFactories, TournamentConfig, TournamentError,
+};
 use pitboss_arena::{BotFactory, ConfigError, Fault, Player};
+use pitboss_cards::Salt;
 
 fn is_builtin(s: &str) -> bool {
     pitboss_bots::builtin(s, 1).is_some()
@@ -27,6 +30,67 @@ pub fn check_spec(spec: &str) -> Result<(), ConfigError> {
                 pitboss_bots::NAMES.join(", ")
             ),
         })
+}
+
+/// Whether a spec starts a process (anything but a built-in bot).
+pub fn is_external(spec: &str) -> bool {
+    !is_builtin(spec)
+}
+
+/// Gives a tournament a secret deck salt when it has none and has an external bot (or `always`):
+/// the one of the tournament already in `cfg.out` (a resume or the registry's gauntlet), else a
+/// random one.
+///
+/// # Errors
+/// When the operating system's random source cannot be read.
+pub fn salt_tournament(cfg: &mut TournamentConfig, always: bool) -> anyhow::Result<()> {
+    if cfg.salt.is_some() || !(always || cfg.bots.iter().any(|b| is_external(&b.spec))) {
+        return Ok(());
+    }
+    let old = pitboss_arena::tournament::shards::read_plan(&cfg.out)
+        .ok()
+        .and_then(|p| p.config.salt);
+    cfg.salt = Some(match old {
+        Some(s) => s,
+        None => Salt::random().map_err(|e| anyhow::anyhow!("drawing the deck salt: {e}"))?,
+    });
+    Ok(())
+}
+
+/// The field of a tournament: a fresh [`Entrants`] for every game, so that no bot process plays
+/// two games; external bots of game `G` log under `OUT/games/G/bots/`.
+pub struct Field {
+    pub bots: Vec<Entrant>,
+    pub out: PathBuf,
+}
+
+impl Field {
+    /// Checks every spec once before anything is played.
+    ///
+    /// # Errors
+    /// The first spec that cannot be used.
+    pub fn new(bots: &[Entrant], out: &Path) -> Result<Field, ConfigError> {
+        for b in bots {
+            check_spec(&b.spec)?;
+        }
+        Ok(Field {
+            bots: bots.to_vec(),
+            out: out.to_path_buf(),
+        })
+    }
+}
+
+impl GameFactories for Field {
+    fn for_game(&self, game: &str) -> Result<Box<dyn EntrantFactory + '_>, TournamentError> {
+        let out = self.out.join("games").join(game);
+        match Entrants::new(&self.bots, &out) {
+            Ok(e) => Ok(Box::new(e)),
+            Err(e) => Err(TournamentError::Bots {
+                game: game.to_string(),
+                why: e.to_string(),
+            }),
+        }
+    }
 }
 
 /// Starts the field's bots from their specs; external bots write their logs under `out/bots/`.

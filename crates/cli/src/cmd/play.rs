@@ -69,6 +69,7 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         bots: (!args.bots.is_empty()).then_some(args.bots),
         hands: args.hands,
         seed: args.seed,
+        salt: None,
         duplicate: args.duplicate.then_some(true),
         threads: args.threads,
         out: args.out,
@@ -138,10 +139,14 @@ impl Progress {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let cfg = config_from_args(args)?;
+    let mut cfg = config_from_args(args)?;
     install_interrupt_handler();
     std::fs::create_dir_all(&cfg.out).with_context(|| format!("creating {}", cfg.out.display()))?;
     let factory = factory(&cfg)?;
+    if factory.has_external() && cfg.salt.is_none() {
+        // A secret deck key: no bot can derive a deck from the seed (it is kept in config.toml).
+        cfg.salt = Some(pitboss_cards::Salt::random().context("drawing the deck salt")?);
+    }
     let mut log = String::new();
     if factory.has_external() {
         let line = factory.sandbox_description();
@@ -186,12 +191,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         std::fs::write(&path, &log).with_context(|| format!("writing {}", path.display()))?;
     }
     println!(
-        "{} hands of {} in {:.1} s ({:.0} hands/s), seed {}{}",
+        "{} hands of {} in {:.1} s ({:.0} hands/s), seed {}{}{}",
         result.hands,
         cfg.game,
         result.elapsed.as_secs_f64(),
         result.hands as f64 / result.elapsed.as_secs_f64(),
         cfg.seed,
+        if cfg.salt.is_some() {
+            " (salted: decks secret, salt in config.toml)"
+        } else {
+            ""
+        },
         if cfg.duplicate { ", duplicate" } else { "" }
     );
     print!("{}", pitboss_arena::summary::table(&result.rows));

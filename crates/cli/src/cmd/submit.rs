@@ -107,7 +107,10 @@ fn load(dir: &Path) -> anyhow::Result<Registry> {
             })
             .collect::<anyhow::Result<_>>()?;
         return Ok(Registry {
-            settings: Settings::default(),
+            settings: Settings {
+                seed: pitboss_arena::config::random_seed("seed")?,
+                ..Settings::default()
+            },
             entries,
         });
     }
@@ -165,7 +168,11 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
         out: Some(dir.join("tournament")),
         ..TournamentFile::default()
     };
-    Ok(TournamentConfig::from_file(f, || dir.join("tournament"))?)
+    let mut cfg = TournamentConfig::from_file(f, || dir.join("tournament"))?;
+    // Always salted: the gauntlet keeps its plan's settings (salt included) as bots join, and
+    // any submission may be an external bot.
+    bots::salt_tournament(&mut cfg, true)?;
+    Ok(cfg)
 }
 
 pub fn run(args: SubmitArgs) -> anyhow::Result<()> {

@@ -14,7 +14,7 @@ use pitboss_arena::tournament::{
 };
 use pitboss_arena::ConfigError;
 
-use super::bots::Entrants;
+use super::bots::{salt_tournament, Field};
 use crate::args::TournamentArgs;
 
 fn cfg_err(key: &'static str, why: impl Into<String>) -> ConfigError {
@@ -106,6 +106,11 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         };
         return Ok(cfg);
     }
+    // Resuming with a file or flags: the seed and salt not given are the folder's.
+    let old = match &args.resume {
+        Some(dir) if dir.join("plan.json").exists() => Some(shards::read_plan(dir)?.config),
+        _ => None,
+    };
     let file = match &args.file {
         Some(p) => read_file(p)?,
         None => TournamentFile::default(),
@@ -120,17 +125,24 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         deals: args.deals,
         batch: args.batch,
         seed: args.seed,
+        salt: None,
         bootstrap: args.bootstrap,
         threads: args.threads,
         out: args.resume.clone().or_else(|| args.out.clone()),
         sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
     };
-    let merged = file.overlay(flags);
+    let mut merged = file.overlay(flags);
+    if let Some(old) = old {
+        merged.seed = merged.seed.or(Some(old.seed));
+        merged.salt = merged.salt.or(old.salt);
+    }
     let name = merged
         .name
         .clone()
         .unwrap_or_else(|| "tournament".to_string());
-    Ok(TournamentConfig::from_file(merged, || default_out(&name))?)
+    let mut cfg = TournamentConfig::from_file(merged, || default_out(&name))?;
+    salt_tournament(&mut cfg, false)?;
+    Ok(cfg)
 }
 
 /// Progress on stderr when it is a terminal: units, hands/s, ETA.
@@ -192,7 +204,7 @@ pub fn run_config(
     shard: Shard,
     mode: RunMode,
 ) -> anyhow::Result<Option<Report>> {
-    let factory = Entrants::new(&cfg.bots, &cfg.out)?;
+    let factory = Field::new(&cfg.bots, &cfg.out)?;
     tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
     let progress = Progress::new();
     let started = std::time::Instant::now();
@@ -202,13 +214,19 @@ pub fn run_config(
     progress.finish();
     let secs = summary.elapsed.as_secs_f64();
     println!(
-        "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s)",
+        "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s); seed {}{}",
         summary.played,
         summary.reused,
         summary.skipped,
         summary.hands,
         secs,
-        summary.hands as f64 / secs.max(1e-9)
+        summary.hands as f64 / secs.max(1e-9),
+        cfg.seed,
+        if cfg.salt.is_some() {
+            " (salted: decks secret, salt in plan.json)"
+        } else {
+            ""
+        }
     );
     if shard.count > 1 {
         println!(
@@ -251,6 +269,27 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
             // Resuming a shard folder: its own shard.
             .map_or_else(|| shards::read_shard(&cfg.out), Ok)?,
     };
+    if shard.count > 1 && !cfg.out.join("plan.json").exists() {
+        // Every shard must build the same plan: nothing in it may be drawn at random per shard.
+        let file = args.file.as_deref().map(read_file).transpose()?;
+        let file = file.unwrap_or_default();
+        if args.seed.is_none() && file.seed.is_none() {
+            return Err(cfg_err(
+                "--shard",
+                "every shard must play the same plan: give the seed (--seed, or `seed` in the tournament file)",
+            )
+            .into());
+        }
+        if cfg.salt.is_some() && file.salt.is_none() {
+            return Err(cfg_err(
+                "--shard",
+                "with external bots every shard needs the same secret deck salt: give `salt = \"<64 hex digits>\"` \
+                 in the tournament file (e.g. from `od -An -tx1 -N32 /dev/urandom | tr -d ' \\n'`) and keep the \
+                 file where no bot can read it",
+            )
+            .into());
+        }
+    }
     if let Some(report) = run_config(&cfg, shard, RunMode::Resume)? {
         print_report(&report, &cfg.out);
     }

@@ -23,8 +23,9 @@ pub(crate) struct Round {
     pub full_inc: Chips,
     /// Counts full bets and raises; a player may raise again after a new one.
     pub full_seq: u32,
-    /// Full bets and raises this round, for the fixed-limit cap (the big blind counts as one).
-    pub bets: u8,
+    /// Full bets and raises this round, for the fixed-limit cap (the big blind counts as one) and
+    /// [`MAX_BETS_PER_ROUND`](crate::MAX_BETS_PER_ROUND).
+    pub bets: u16,
     /// Stud third street: whether the bring-in has been completed (or exceeded).
     pub completed: bool,
     /// Stud third street: whether the bring-in is still to be posted.
@@ -153,7 +154,10 @@ impl<S: CardSource> Hand<S> {
     }
 
     fn capped(&self) -> bool {
-        let cap = self.game.options.cap;
+        if self.b.bets >= crate::MAX_BETS_PER_ROUND {
+            return true;
+        }
+        let cap = u16::from(self.game.options.cap);
         self.fixed()
             && cap != 0
             && self.b.bets >= cap
@@ -174,6 +178,8 @@ impl<S: CardSource> Hand<S> {
         let i = s.index();
         if self.stack[i] <= self.b.level - self.bet[i] {
             "a call puts you all-in"
+        } else if self.b.bets >= crate::MAX_BETS_PER_ROUND {
+            "this round has had the most bets and raises a round may have (MAX_BETS_PER_ROUND, 1000)"
         } else if self.capped() {
             "the betting is capped"
         } else if self.closed_to(s) {
