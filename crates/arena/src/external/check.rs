@@ -237,6 +237,11 @@ fn play_game(
     let _ = players[1].match_start(&start);
     let mut referee = Referee::new();
     let mut net = 0i64;
+    // Secret decks here too: a bot must not be able to tell a check from a match.
+    let key = match pitboss_cards::Salt::random() {
+        Ok(salt) => pitboss_cards::DeckKey::salted(0xC4EC, &salt),
+        Err(_) => pitboss_cards::DeckKey::from_seed(0xC4EC),
+    };
     for k in 0..co.hands {
         // The bot sits in seat 0 and 1 in turn, with the button on either.
         let swap = (k / 2) % 2 == 1;
@@ -244,7 +249,7 @@ fn play_game(
         if swap {
             players.swap(0, 1);
         }
-        referee.play(&t, Deck::for_hand(0xC4EC, k), k, &mut players);
+        referee.play(&t, Deck::with_key(&key, k), k, &mut players);
         if swap {
             players.swap(0, 1);
         }
