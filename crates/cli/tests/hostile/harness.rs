@@ -304,9 +304,14 @@ pub(crate) struct Run {
 
 impl Run {
     /// Every bot log of the match.
+    /// Every bot log: `<out>/bots/` of a match, `<out>/games/<game>/bots/` of a tournament.
     pub(crate) fn logs(&self) -> String {
         let mut s = String::new();
-        if let Ok(rd) = std::fs::read_dir(self.out.join("bots")) {
+        let mut dirs = vec![self.out.join("bots")];
+        if let Ok(games) = std::fs::read_dir(self.out.join("games")) {
+            dirs.extend(games.flatten().map(|g| g.path().join("bots")));
+        }
+        for rd in dirs.iter().filter_map(|d| std::fs::read_dir(d).ok()) {
             let mut paths: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
             paths.sort();
             for p in paths {
