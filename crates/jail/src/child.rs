@@ -37,7 +37,23 @@ pub(crate) struct ChildPlan {
     uid: Option<u32>,
     rlimits: Vec<(libc::__rlimit_resource_t, u64)>,
     seccomp: Vec<BpfProgram>,
+    /// The referee's argument and environment areas, which the init (a fork of the referee)
+    /// wipes from its own copy of the memory.
+    wipe: [(usize, usize); 2],
 }
+
+/// `arg_start, arg_end, env_start, env_end` of this process (fields 48–51 of `/proc/self/stat`).
+fn arg_env_areas() -> [(usize, usize); 2] {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<usize> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // `rest` starts at field 3 (state): field n is f[n - 3].
+    let get = |n: usize| f.get(n - 3).copied().unwrap_or(0);
+    [(get(48), get(49)), (get(50), get(51))]
 
 impl ChildPlan {
     pub(crate) fn new(
@@ -94,6 +110,7 @@ impl ChildPlan {
             uid,
             rlimits,
             seccomp: crate::seccomp::programs().map_err(JailError::Seccomp)?,
+            wipe: arg_env_areas(),
         })
     }
 
@@ -176,6 +193,15 @@ impl ChildPlan {
         if libc::poll(&mut p, 1, 0) < 0 || p.revents & libc::POLLERR != 0 {
             libc::_exit(124);
         }
+        // The init is a copy of the referee: its command line (a `--seed`, paths) and
+        // environment must not be readable from the jail. Wipe both from this copy, and make the
+        // process non-dumpable (its /proc files then belong to root of the initial namespace).
+        for &(start, end) in &self.wipe {
+            if start != 0 && end > start {
+                std::ptr::write_bytes(start as *mut u8, 0, end - start);
+            }
+        }
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         self.mounts.apply()?;
         let host = c"pitboss-jail";
         libc::sethostname(host.as_ptr(), host.to_bytes().len());
