@@ -54,6 +54,7 @@ fn arg_env_areas() -> [(usize, usize); 2] {
     // `rest` starts at field 3 (state): field n is f[n - 3].
     let get = |n: usize| f.get(n - 3).copied().unwrap_or(0);
     [(get(48), get(49)), (get(50), get(51))]
+}
 
 impl ChildPlan {
     pub(crate) fn new(
