@@ -1,5 +1,5 @@
 //! `phh verify` and `phh show` as library functions that return the text to print and the exit
-//! status, so that the `pitboss` binary only wires arguments to them (DESIGN.md contract 2).
+//! status, so that the `pitboss` binary only wires arguments to them (docs/CONTRACTS.md contract 2).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,7 +13,8 @@ use crate::replay::{replay, Verdict};
 pub struct Report {
     pub stdout: String,
     pub stderr: String,
-    /// 0 = every hand verified; 1 = a hand was rejected; 2 = unreadable or malformed input.
+    /// 0 = every hand verified; 1 = a hand was rejected; 2 = unreadable or malformed input;
+    /// 3 = bad usage (e.g. a hand number the file does not have).
     pub code: i32,
 }
 
@@ -77,33 +78,38 @@ fn malformed(e: &PhhError) -> Report {
     }
 }
 
-/// `pitboss phh show FILE [--hand N]`: renders every hand (or the `N`th, 1-based, in file order).
-pub fn cli_show(file: &str, hand: Option<usize>) -> Report {
+/// `pitboss phh show FILE [--hand N] [--compact]`: renders every hand (or the `N`th, 1-based, in
+/// file order), in full or one line per action. A hand number past the end of the file is a usage
+/// error (code 3), not a malformed file.
+pub fn cli_show(file: &str, hand: Option<usize>, compact: bool) -> Report {
     let hands = match read_file(file) {
         Ok(h) => h,
         Err(e) => return malformed(&e),
     };
+    if let Some(n) = hand.filter(|n| *n == 0 || *n > hands.len()) {
+        return Report {
+            stdout: String::new(),
+            stderr: format!(
+                "error: --hand {n}: {file} has {} hand(s), numbered 1 to {}\n",
+                hands.len(),
+                hands.len()
+            ),
+            code: 3,
+        };
+    }
     let mut out = String::new();
     for (k, h) in hands.iter().enumerate() {
         if hand.is_some_and(|n| n != k + 1) {
             continue;
         }
         match replay(h) {
-            Ok(r) => out.push_str(&crate::show::render(&r)),
+            Ok(r) if compact => out.push_str(&crate::show::render_compact(&r, k + 1)),
+            Ok(r) => {
+                out.push_str(&crate::show::render(&r));
+                out.push('\n');
+            }
             Err(e) => return malformed(&e),
         }
-        out.push('\n');
-    }
-    if out.is_empty() {
-        return Report {
-            stdout: String::new(),
-            stderr: format!(
-                "error: {file} has {} hands; there is no hand {}\n",
-                hands.len(),
-                hand.unwrap_or(0)
-            ),
-            code: 2,
-        };
     }
     Report {
         stdout: out,

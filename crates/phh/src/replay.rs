@@ -15,10 +15,10 @@
 //! settlement is then not meaningful (the count is reported in [`Replayed::placeholders`]).
 //!
 //! Show and muck lines are informational: a shown card must be one the player holds. The engine
-//! decides showing and mucking itself (RULES.md auto-muck).
+//! decides showing and mucking itself (docs/RULES.md auto-muck).
 //!
 //! Known differences. When a hand is rejected or its stacks differ, the situation is examined
-//! and, if it is one of RULES.md's "Known differences from PokerKit 0.7.7", the reason says so
+//! and, if it is one of docs/RULES.md's "Known differences from PokerKit 0.7.7", the reason says so
 //! ("known difference N with PokerKit 0.7.7: ...").
 
 mod differences;
@@ -51,7 +51,7 @@ pub struct Rejection {
     /// The offending action; `None` for the end of the hand (unfinished, or stacks differ).
     pub action: Option<ActionRef>,
     pub reason: String,
-    /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as RULES.md lists them,
+    /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as docs/RULES.md lists them,
     /// 8 and 9 found by the cross-check (see the README).
     pub known: Option<u8>,
 }
@@ -657,7 +657,7 @@ impl Run<'_> {
                     r.known = Some(2);
                     r.reason = format!(
                         "known difference 2 with PokerKit 0.7.7: {card} was discarded in this \
-                         draw by the player being served or one not yet served; RULES.md keeps \
+                         draw by the player being served or one not yet served; docs/RULES.md keeps \
                          those discards out of a reshuffle, PokerKit reshuffles every discard"
                     );
                 }
@@ -691,7 +691,7 @@ impl Run<'_> {
                     r.known = Some(3);
                     r.reason = format!(
                         "known difference 3 with PokerKit 0.7.7: on seventh street the stub ({} \
-                         cards) cannot give every live player a card, so RULES.md deals one \
+                         cards) cannot give every live player a card, so docs/RULES.md deals one \
                          community card; PokerKit reshuffles folded and burnt cards and deals \
                          hole cards, as this file does",
                         52 - dealt

@@ -1,6 +1,6 @@
 //! Hand-checked PHH files: PokerKit's own triple-draw example, the six examples of
 //! `scripts/pokerkit/examples` (each replays in PokerKit with matching stacks), edited copies that
-//! contain an illegal action, and PokerKit-generated hands that hit RULES.md's known differences.
+//! contain an illegal action, and PokerKit-generated hands that hit docs/RULES.md's known differences.
 
 use pitboss_phh::{read_file, replay, Verdict};
 

@@ -54,6 +54,26 @@ pub enum RaiseKind {
     Complete,
 }
 
+impl RaiseKind {
+    /// The word a player would use: `bet`, `raise`, `completion`.
+    pub fn word(self) -> &'static str {
+        match self {
+            RaiseKind::Bet => "a bet",
+            RaiseKind::Raise => "a raise",
+            RaiseKind::Complete => "a completion",
+        }
+    }
+}
+
+/// The allowed totals in plain words (error texts are read by bot authors, not Rust programmers).
+fn allowed_words(min: Chips, max: Chips) -> String {
+    if min == max {
+        format!("the only allowed total is {min}")
+    } else {
+        format!("the total must be from {min} to {max}")
+    }
+}
+
 /// The allowed totals for a bet, raise or completion: `min_to..=max_to` (equal in fixed limit, or
 /// when only an all-in is possible).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,7 +149,7 @@ pub enum Reason {
     NoBringIn,
     #[error("raising is not allowed: {0}")]
     CannotRaise(&'static str),
-    #[error("{kind:?} to {to} is outside the allowed {min}..={max}")]
+    #[error("{} to {to} is not allowed: {}", kind.word(), allowed_words(*min, *max))]
     AmountOutOfRange {
         kind: RaiseKind,
         to: Chips,

@@ -18,4 +18,4 @@ pub mod spec;
 pub use check::{check, CheckOptions, CheckReport};
 pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
 pub use session::{become_subreaper, kill_all, live_groups};
-pub use spec::{BotSpec, ExternalSpec, Limits, SpecError};
+pub use spec::{display_name, display_names, BotSpec, ExternalSpec, Limits, SpecError};

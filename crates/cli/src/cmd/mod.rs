@@ -5,6 +5,7 @@ pub mod bots;
 pub mod check;
 pub mod eval;
 pub mod merge;
+pub mod outdir;
 pub mod phh;
 pub mod play;
 pub mod report;
@@ -30,7 +31,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Phh(PhhCommand::Verify(args)) => {
             phh::verify(&args.files, args.expect_annotations)?
         }
-        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand, args.compact)?,
         Command::Check(args) => check::run(args)?,
     }
     Ok(())

@@ -1,5 +1,5 @@
 //! Triple-draw draws: declarations in turn, then replacements served in the same order, with the
-//! reshuffle rule of RULES.md (a new stub from the muck, without the discards of the player being
+//! reshuffle rule of docs/RULES.md (a new stub from the muck, without the discards of the player being
 //! served or of players not yet served).
 
 use pitboss_cards::CardSet;

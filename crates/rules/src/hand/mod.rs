@@ -223,7 +223,7 @@ impl<S: CardSource> Hand<S> {
             return Ok(card);
         }
         let why = if self.declared.iter().flatten().any(|d| d.contains(card)) {
-            "it was discarded in this draw by a player not yet served (RULES.md: a reshuffle \
+            "it was discarded in this draw by a player not yet served (docs/RULES.md: a reshuffle \
              excludes those discards; PokerKit difference 2)"
         } else {
             "it is already live in a hand or on the board"
