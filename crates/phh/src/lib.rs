@@ -22,5 +22,5 @@ pub mod write;
 pub use error::{Location, PhhError};
 pub use model::{code_of, game_of, HandId, PhhHand, Players, CODES};
 pub use read::{parse_str, read_file, ReadHand};
-pub use replay::{replay, ActionRef, Rejection, Replayed, Verdict};
+pub use replay::{replay, replay_with, ActionRef, Rejection, Replayed, Verdict};
 pub use write::{phh_from_events, to_toml, HandRecord, PhhsWriter};

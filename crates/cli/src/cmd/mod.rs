@@ -29,7 +29,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Submit(args) => submit::run(args)?,
         Command::Run(args) => run::run(args)?,
         Command::Phh(PhhCommand::Verify(args)) => {
-            phh::verify(&args.files, args.expect_annotations)?
+            phh::verify(&args.files, args.expect_annotations, args.strict_dealing)?
         }
         Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand, args.compact)?,
         Command::Check(args) => check::run(args)?,

@@ -38,11 +38,15 @@ fn finish(r: pitboss_phh::cli::Report) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// [`PhhFailed`] with the exit code when a hand is not verified or a file is malformed.
-pub fn verify(files: &[String], expect_annotations: bool) -> anyhow::Result<()> {
+pub fn verify(
+    files: &[String],
+    expect_annotations: bool,
+    strict_dealing: bool,
+) -> anyhow::Result<()> {
     finish(if expect_annotations {
-        pitboss_phh::cli::cli_verify_expectations(files)
+        pitboss_phh::cli::cli_verify_expectations(files, strict_dealing)
     } else {
-        pitboss_phh::cli::cli_verify(files)
+        pitboss_phh::cli::cli_verify(files, strict_dealing)
     })
 }
 

@@ -77,7 +77,13 @@ impl<S: CardSource> Hand<S> {
                     up: false,
                 });
             }
-            self.muck = self.muck.union(thrown);
+            // What is left of the discards: a dealer whose dealing is only checked for physical
+            // possibility may have handed some of them out again already.
+            for c in thrown.iter() {
+                if !self.is_held(c) {
+                    self.muck.insert(c);
+                }
+            }
             self.declared[s.index()] = None;
         }
         Ok(())
