@@ -159,3 +159,38 @@ pub enum Reason {
     #[error("you do not hold {0}")]
     NotHeld(Card),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Error texts are read by bot authors: the protocol's 0-based seat numbers, and plain words
+    /// for the allowed totals rather than Rust ranges.
+    #[test]
+    fn illegal_actions_read_in_plain_words() {
+        let e = IllegalAction {
+            seat: Seat(1),
+            action: Action::Raise { to: 300 },
+            reason: Reason::AmountOutOfRange {
+                kind: RaiseKind::Raise,
+                to: 300,
+                min: 200,
+                max: 200,
+            },
+        };
+        let text = e.to_string();
+        assert!(text.starts_with("seat 1 tried"), "{text}");
+        assert!(text.contains("the only allowed total is 200"), "{text}");
+        assert!(!text.contains("..="), "{text}");
+        let r = Reason::AmountOutOfRange {
+            kind: RaiseKind::Bet,
+            to: 50,
+            min: 100,
+            max: 900,
+        };
+        assert_eq!(
+            r.to_string(),
+            "a bet to 50 is not allowed: the total must be from 100 to 900"
+        );
+    }
+}
