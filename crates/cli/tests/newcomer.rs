@@ -204,6 +204,25 @@ fn bots_are_named_by_their_manifest_and_made_unique() {
     // config.toml keeps the specs.
     let config = std::fs::read_to_string(out.join("config.toml")).unwrap();
     assert!(config.contains("a/deep/folder/bot.toml"), "{config}");
+    // A tournament names a manifest's bot the same way.
+    let t = d.join("t");
+    let (code, _, err) = run(pitboss()
+        .args([
+            "tournament",
+            "--deals",
+            "10",
+            "--batch",
+            "10",
+            "--bot",
+            "random",
+            "--bot",
+        ])
+        .arg(&a)
+        .arg("--out")
+        .arg(&t));
+    assert_eq!(code, 0, "{err}");
+    let board = std::fs::read_to_string(t.join("leaderboard.csv")).unwrap();
+    assert!(board.contains(",shark,"), "{board}");
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -264,6 +264,24 @@ pub fn print_report(report: &Report, out: &Path) {
     );
 }
 
+/// Whether `dir` holds a tournament: its plan (the plan check then decides whether it is this
+/// one), or only what a tournament killed before its plan was complete leaves behind.
+pub fn tournament_folder(dir: &Path) -> bool {
+    if dir.join("plan.json").is_file() {
+        return true;
+    }
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(Result::ok).all(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("plan.json")
+                || name.starts_with("shard.json")
+                || name == "units"
+                || name == "bots"
+        })
+    })
+}
+
 /// Prints, on Ctrl-C, where the finished units of `out` are and the exact command that goes on.
 pub fn interrupt_note(out: &Path) -> impl Fn() -> String + Send + 'static {
     let out = out.to_path_buf();
@@ -282,7 +300,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
     if args.resume.is_none() {
         // A folder with a plan is this tournament or is refused by the plan check (naming the
         // first differing key); anything else in it is not ours.
-        super::outdir::prepare(&cfg.out, args.force, |d| d.join("plan.json").is_file())?;
+        super::outdir::prepare(&cfg.out, args.force, tournament_folder)?;
     }
     super::play::install_interrupt_handler(interrupt_note(&cfg.out));
     let shard = match &args.shard {
