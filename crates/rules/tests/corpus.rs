@@ -258,7 +258,7 @@ fn run(path: &Path) -> Result<(), String> {
     }
     if let Some(want) = &h.expect.returned {
         let got = list(&|e| match e {
-            Event::Return { seat, amount } => Some(format!("{seat} {amount}")),
+            Event::Return { seat, amount } => Some(format!("p{} {amount}", seat.0 + 1)),
             _ => None,
         });
         if &got != want {
