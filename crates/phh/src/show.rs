@@ -78,7 +78,7 @@ pub fn render(r: &Replayed) -> String {
             s,
             "  {:<16} seat {}  stack {}",
             name(seat),
-            seat + 1,
+            seat,
             r.table.stack(pitboss_rules::Seat(seat))
         );
     }

@@ -181,21 +181,21 @@ pub fn registry_dir(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<(PathBuf, &'static str)> {
     if let Some(d) = flag {
-        return Ok((d.to_path_buf(), "--registry"));
+        return Ok((d.to_path_buf(), "from --registry"));
     }
     if let Some(d) = env("PITBOSS_REGISTRY").filter(|d| !d.is_empty()) {
-        return Ok((PathBuf::from(d), "$PITBOSS_REGISTRY"));
+        return Ok((PathBuf::from(d), "from $PITBOSS_REGISTRY"));
     }
     if let Some(d) = env("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
         return Ok((
             Path::new(&d).join("pitboss/registry"),
-            "the per-user data folder ($XDG_DATA_HOME/pitboss/registry)",
+            "the per-user data folder, from $XDG_DATA_HOME",
         ));
     }
     if let Some(h) = env("HOME").filter(|d| !d.is_empty()) {
         return Ok((
             Path::new(&h).join(".local/share/pitboss/registry"),
-            "the per-user data folder (~/.local/share/pitboss/registry)",
+            "the per-user data folder",
         ));
     }
     Err(pitboss_arena::ConfigError {
