@@ -51,6 +51,22 @@ check '<table class="leaderboard"' "the leaderboard table"
 check '<table class="crosstable"' "the crosstable"
 [[ $(grep -o '<svg' "$work/dom.html" | wc -l) -ge 2 ]] || { echo "FAIL: fewer than 2 SVG charts" >&2; fail=1; }
 check '<polyline\|<path\|<polygon' "chart drawing elements"
+# Report polish (issue 12): each interval header says what it belongs to, the ranking column is
+# marked and explained, no x tick label is long enough to be clipped at the chart's edge, the
+# cumulative band is drawn, and a pairing whose interval is exactly [0, 0] is called a mirror.
+check 'mbb/hand 95% interval' "the header of the field mean's interval"
+check 'rating 95% interval' "the header of the rating's interval"
+check '<caption>Ranked by <b>rating</b>' "the caption saying which column ranks"
+check 'class="rankby"' "the highlighted ranking column"
+check 'fill-opacity\|opacity="0.25"' "the cumulative band"
+if grep -Pzo '>\s*[0-9]{6,}\s*</text>' "$work/dom.html" >/dev/null; then
+    echo "FAIL: a 6-digit axis label (clipped at the chart's edge)" >&2
+    fail=1
+fi
+if grep -q '<small>\[0\.0, 0\.0\]</small>' "$work/dom.html"; then
+    echo "FAIL: a mirror pairing ([0.0, 0.0]) not called one" >&2
+    fail=1
+fi
 if grep -E 'CONSOLE|Uncaught|Failed to load resource|ERR_FILE_NOT_FOUND' "$work/dom.log" "$work/shot.log"; then
     echo "FAIL: console errors while loading the page" >&2
     fail=1

@@ -4,15 +4,15 @@
 For each of the six games (F2L3D P2L3D N2L3D F7S/8 P7S/8 N7S/8) PokerKit is
 driven with random legal actions (random stacks, many short, so all-ins and
 side pots occur; 2-6 players in triple draw, 2-8 in stud; random draws;
-showdowns by RULES.md's auto-muck) and every hand is written to
+showdowns by docs/RULES.md's auto-muck) and every hand is written to
 OUT/<code>.phhs with `finishing_stacks`.  Each hand also carries:
 
   _pitboss_expect      "verify" | "reject" | "settle"
-  _pitboss_differences list of RULES.md "Known differences" the hand hits
-                       ("difference-1" ... "difference-7" as RULES.md
+  _pitboss_differences list of docs/RULES.md "Known differences" the hand hits
+                       ("difference-1" ... "difference-7" as docs/RULES.md
                        lists them; 8 and 9 found by the cross-check, see
                        notes.md)
-  _pitboss_finishing_stacks  (only with "settle") the stacks RULES.md gives
+  _pitboss_finishing_stacks  (only with "settle") the stacks docs/RULES.md gives
 
 so that `pitboss phh verify` must verify every "verify" hand, reject every
 "reject" hand, and reach `_pitboss_finishing_stacks` on every "settle" hand.
@@ -48,7 +48,7 @@ TD_SMALL, TD_BIG = 10, 20
 ST_ANTE, ST_BRING, ST_SMALL, ST_BIG = 5, 5, 20, 40
 
 # Kinds for which the Pitboss referee must refuse the hand (PokerKit allowed
-# something RULES.md does not) vs. settle it differently.
+# something docs/RULES.md does not) vs. settle it differently.
 REJECT_KINDS = {'difference-1', 'difference-2', 'difference-3',
                 'difference-5', 'difference-8', 'difference-9'}
 SETTLE_KINDS = {'difference-4', 'difference-6'}
@@ -88,7 +88,7 @@ def make_state(code: str, rng: random.Random):
 
 
 class Tracker:
-    """Watches the hand as it is played and flags RULES.md differences."""
+    """Watches the hand as it is played and flags docs/RULES.md differences."""
 
     def __init__(self, code: str, state, free_reshuffle: bool):
         self.code = code
@@ -96,7 +96,7 @@ class Tracker:
         self.fixed = is_fixed(code)
         self.kinds: set[str] = set()
         self.free_reshuffle = free_reshuffle
-        # RULES.md card model for triple draw (no burns).
+        # docs/RULES.md card model for triple draw (no burns).
         self.stub = set(repr(c) for c in state.deck_cards)
         self.muck: list[str] = []          # discards + folded hands
         self.draw_discards: dict[int, list[str]] = {}
@@ -106,7 +106,7 @@ class Tracker:
         self.rules_raises = 0              # bet + full raises (RULES)
         self.short_counted = False         # a short all-in raise this street
         self.reshuffles = 0
-        # RULES.md reopening model of the street (difference 8): the level,
+        # docs/RULES.md reopening model of the street (difference 8): the level,
         # the full raise increment, a counter of full (or opening) bets and,
         # per player, the counter and level when they last acted.
         self.level = 0
@@ -131,12 +131,12 @@ class Tracker:
                 bb = 0 if state.player_count == 2 else 1
                 if state.bets[bb] < TD_BLINDS[1]:
                     self.short_forced = bb
-                    # RULES.md keeps the full blind as the level: who must act
+                    # docs/RULES.md keeps the full blind as the level: who must act
                     # and what they owe differ from PokerKit from here on.
                     self.kinds.add('difference-5')
 
     def closed(self, i: int) -> bool:
-        """RULES.md: player i already acted and no full raise (or short ones
+        """docs/RULES.md: player i already acted and no full raise (or short ones
         adding up to one) came since, so they may not raise."""
         if i not in self.acted:
             return False
@@ -177,7 +177,7 @@ def random_discard(rng, hole):
 
 
 def deal_td_draw(state, tr: Tracker, rng: random.Random):
-    """Serve one drawing player, RULES.md-style unless free_reshuffle."""
+    """Serve one drawing player, docs/RULES.md-style unless free_reshuffle."""
     i = state.hole_dealee_index
     k = len(state.hole_dealing_statuses[i])
     if k <= len(tr.stub):
@@ -247,7 +247,7 @@ def choose_action(state, tr: Tracker, rng: random.Random):
 
 
 def show_decision(state, shown: dict, k_types: int, i: int) -> bool:
-    """RULES.md: all-in hands always show; others only if they beat or tie
+    """docs/RULES.md: all-in hands always show; others only if they beat or tie
     the best shown so far (high or low)."""
     if state.all_in_status or state.stacks[i] == 0:
         return True

@@ -295,7 +295,7 @@ def replay(hh: HandHistory) -> tuple[State, Snapshot | None, list[str]]:
 
 
 # --------------------------------------------------------------------------
-# Settlement as RULES.md prescribes (used to explain differences 4 and 6)
+# Settlement as docs/RULES.md prescribes (used to explain differences 4 and 6)
 # --------------------------------------------------------------------------
 
 
@@ -305,7 +305,7 @@ def _card_key(card) -> tuple[int, int]:
 
 def _tie_key(five, held) -> list[tuple[int, int]]:
     """The tied five's cards, highest first, each rank taken with the best
-    suits the player holds in that rank (RULES.md stud odd chip)."""
+    suits the player holds in that rank (docs/RULES.md stud odd chip)."""
     keys = sorted(map(_card_key, five), reverse=True)
     if held is None:
         return keys
@@ -319,7 +319,7 @@ def _tie_key(five, held) -> list[tuple[int, int]]:
 
 
 def rules_pots(snap: Snapshot) -> list[tuple[int, list[int]]]:
-    """Pots as RULES.md builds them: a main pot and a side pot at each all-in level of the players
+    """Pots as docs/RULES.md builds them: a main pot and a side pot at each all-in level of the players
     still in ("each all-in player is eligible only for the chips matched against their own
     contribution"). A folded player's contribution makes no pot of its own: it goes into the pots
     up to its size. Never merged: [(amount, eligible)]."""
@@ -414,10 +414,10 @@ def no_low_side_pot(snap: Snapshot) -> bool:
 def explain_settlement(snap: Snapshot | None, stud: bool,
                        pokerkit_final: list[int]) -> tuple[list[str],
                                                            list[int] | None]:
-    """Classify a PokerKit settlement against RULES.md.
+    """Classify a PokerKit settlement against docs/RULES.md.
 
     Returns (kinds, rules_final).  kinds is [] when PokerKit's result is
-    what RULES.md gives; 'difference-4' / 'difference-6' when explained;
+    what docs/RULES.md gives; 'difference-4' / 'difference-6' when explained;
     'unexplained' otherwise (a bug here or an unlisted difference).
     """
     if snap is None:

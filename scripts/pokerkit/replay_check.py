@@ -4,7 +4,7 @@
 Every hand of every .phh/.phhs file is replayed strictly (no implicit
 folds or checks: an action PokerKit refuses is a replay error) and
 PokerKit's finishing stacks are compared with the file's
-`finishing_stacks`.  Mismatches and replay errors that RULES.md's "Known
+`finishing_stacks`.  Mismatches and replay errors that docs/RULES.md's "Known
 differences from PokerKit 0.7.7" explain are counted as expected
 differences, by kind:
 
@@ -18,7 +18,7 @@ differences, by kind:
   difference-7  fixed limit: PokerKit refuses a raise because it counted a
                 short all-in toward the cap
 
-4 and 6 are accepted only if the file's stacks are exactly what RULES.md
+4 and 6 are accepted only if the file's stacks are exactly what docs/RULES.md
 gives.  Prints `hands compared, agreed, expected differences by kind,
 disagreements` and exits 1 if there is any disagreement or unexplained
 replay error (2 on unreadable input).
@@ -128,7 +128,7 @@ def check_hand(label: str, raw: dict):
         return 'expected', ['difference-5'], ''
     return ('disagreement', [],
             f'finishing_stacks {list(want)} but PokerKit gives {got}'
-            + (f' (RULES.md settlement {rules_final})' if rules_final else ''))
+            + (f' (docs/RULES.md settlement {rules_final})' if rules_final else ''))
 
 
 def main(argv=None) -> int:

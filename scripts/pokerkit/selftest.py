@@ -58,7 +58,7 @@ def main() -> int:
                     w.write(block + '\n\n')
                     n_settle += 1
         rc, out = run(os.path.join(HERE, 'replay_check.py'), pit)
-        print(f'[2] {n_settle} settle hands with RULES.md stacks:\n' + out)
+        print(f'[2] {n_settle} settle hands with docs/RULES.md stacks:\n' + out)
         ok &= rc == 0 and f'expected differences: {n_settle}' in out
 
         # [3] one chip moved.

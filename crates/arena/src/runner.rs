@@ -114,7 +114,7 @@ fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ 
 }
 
 /// Runs a match, writing `config.toml`, `summary.csv` and (with `history`) `hands.csv` and the
-/// PHH hand histories `hands.phhs` (hand `k` of the match is table `[k]`) into
+/// PHH hand histories `hands.phhs` or `hands.phhs.zst` (hand `k` of the match is table `[k]`) into
 /// `cfg.out`. `progress` is called after each block with the totals so far.
 ///
 /// # Errors
@@ -136,9 +136,14 @@ pub fn run_match(
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::sync_channel::<Block>(cfg.threads * 2);
     let hands_path = cfg.out.join("hands.csv");
-    let phhs_path = cfg.out.join("hands.phhs");
+    let phhs_path = cfg.out.join(history_phhs_name(cfg));
     let mut phhs_file = if cfg.history {
-        Some(AtomicFile::create(&phhs_path).map_err(io(&phhs_path))?)
+        let f = AtomicFile::create(&phhs_path).map_err(io(&phhs_path))?;
+        Some(if cfg.zstd {
+            PhhsOut::Zstd(zstd::Encoder::new(f, 3).map_err(io(&phhs_path))?)
+        } else {
+            PhhsOut::Plain(f)
+        })
     } else {
         None
     };
@@ -191,15 +196,19 @@ pub fn run_match(
         f.commit().map_err(io(&hands_path))?;
     }
     if let Some(f) = phhs_file {
-        f.commit().map_err(io(&phhs_path))?;
+        match f {
+            PhhsOut::Plain(f) => f.commit(),
+            PhhsOut::Zstd(z) => z.finish().and_then(AtomicFile::commit),
+        }
+        .map_err(io(&phhs_path))?;
     }
     let unit = cfg.game().unit();
     let per_unit = if cfg.duplicate { n as u64 } else { 1 };
-    let rows: Vec<SummaryRow> = cfg
+    let rows: Vec<SummaryRow> = total
         .bots
         .iter()
-        .zip(&total.bots)
-        .map(|(name, s)| SummaryRow::new(name, s, unit, per_unit))
+        .enumerate()
+        .map(|(i, s)| SummaryRow::new(cfg.name(i), s, unit, per_unit))
         .collect();
     let mut csv_bytes = Vec::new();
     summary::write_csv(&mut csv_bytes, &rows)?;
@@ -211,6 +220,38 @@ pub fn run_match(
         hands: done,
         elapsed: start.elapsed(),
     })
+}
+
+/// The file name of a match's PHH histories: `hands.phhs`, or `hands.phhs.zst` with `zstd`.
+pub fn history_phhs_name(cfg: &MatchConfig) -> &'static str {
+    if cfg.zstd {
+        "hands.phhs.zst"
+    } else {
+        "hands.phhs"
+    }
+}
+
+/// Where the PHH histories go: plain, or through a zstd encoder (level 3: fast, and PHH text
+/// compresses about tenfold).
+enum PhhsOut {
+    Plain(AtomicFile),
+    Zstd(zstd::Encoder<'static, AtomicFile>),
+}
+
+impl Write for PhhsOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            PhhsOut::Plain(f) => f.write(buf),
+            PhhsOut::Zstd(z) => z.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            PhhsOut::Plain(f) => f.flush(),
+            PhhsOut::Zstd(z) => z.flush(),
+        }
+    }
 }
 
 /// Plays block `b`: hands `b * bsize ..` with fresh bots.
@@ -261,7 +302,8 @@ fn play_block(
         let events = hand.events();
         if cfg.history {
             for (seat, name) in names_by_seat.iter_mut().enumerate() {
-                name.clone_from(&cfg.bots[(seat + n - s.rotation) % n]);
+                name.clear();
+                name.push_str(cfg.name((seat + n - s.rotation) % n));
             }
             let rec = pitboss_phh::HandRecord {
                 game: &game,
@@ -299,7 +341,7 @@ fn play_block(
                     s.rotation,
                     s.button + 1,
                     seat.index() + 1,
-                    cfg.bots[bot],
+                    cfg.name(bot),
                     u8::from(showdown),
                     faults.join(";")
                 );

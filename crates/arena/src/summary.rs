@@ -1,5 +1,5 @@
 //! From sums to the numbers people read: means, confidence intervals and poker statistics, the
-//! `summary.csv` of DESIGN.md (contract 3) and the leaderboard table printed after a match.
+//! `summary.csv` of docs/CONTRACTS.md (contract 3) and the leaderboard table printed after a match.
 
 use std::io::Write;
 
@@ -9,7 +9,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::stats::BotStats;
 
-/// One row of `summary.csv`. The first ten columns are the contract of DESIGN.md; `ci95_*` and
+/// One row of `summary.csv`. The first ten columns are the contract of docs/CONTRACTS.md; `ci95_*` and
 /// `std_dev` are in mbb/hand, over hands or (duplicate) over duplicate units.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SummaryRow {

@@ -1,6 +1,6 @@
 //! The fast evaluators against the slow reference in `reference/`: every five-card hand for each
 //! rule (same equivalence classes, same order, known totals), seeded samples of six and seven
-//! cards, the RULES.md edge cases, and (ignored, `--ignored`) the full seven-card class census.
+//! cards, the docs/RULES.md edge cases, and (ignored, `--ignored`) the full seven-card class census.
 
 mod reference;
 

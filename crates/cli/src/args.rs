@@ -3,9 +3,24 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// Pitboss: a poker bot arena for Deuce-to-Seven Triple Draw and Seven Card Stud Hi/Lo.
+/// The opening of `pitboss --help`: what the program is for and the first commands of a bot
+/// author, not how it is built (that is in the README and the crates' docs).
+const ABOUT: &str =
+    "Pitboss: a poker bot arena for Deuce-to-Seven Triple Draw and Seven Card Stud \
+Hi/Lo (fixed, pot and no limit). Your bot is any program that speaks JSON lines on stdin/stdout \
+(protocol.md); Pitboss deals, enforces the rules and ranks the bots.";
+
+const MAIN_HELP: &str = r#"Start here:
+  pitboss check bots/python/simple/bot.toml                  is my bot fit to play?
+  pitboss match --bot bots/python/simple/bot.toml --bot lowball --hands 2000
+  pitboss submit bots/python/simple/bot.toml --name mybot    my bot on the leaderboard
+  pitboss run                                                the bundled bots' tournament
+  pitboss phh show results/<run>/hands.phhs --hand 1         read a hand (match --history)
+
+Every command has examples in its own help: pitboss help COMMAND."#;
+
 #[derive(Debug, Parser)]
-#[command(name = "pitboss", version, about, long_about = None)]
+#[command(name = "pitboss", version, about = ABOUT, long_about = None, after_help = MAIN_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -57,11 +72,12 @@ pub struct CheckArgs {
     /// The bot to check.
     #[arg(value_name = "BOT")]
     pub bot: String,
-    /// Check one game preset only [default: every game the bot claims in its hello].
+    /// Check one game preset only [default: every structure (fixed, pot and no limit) of every
+    /// game the bot claims in its hello].
     #[arg(long)]
     pub game: Option<String>,
-    /// Hands per game [default: 200].
-    #[arg(long, default_value_t = 200)]
+    /// Hands per game and structure.
+    #[arg(long, default_value_t = 200, value_parser = positive, allow_hyphen_values = true)]
     pub hands: u64,
     /// The reference opponent (a built-in bot).
     #[arg(long, default_value = "random")]
@@ -124,14 +140,20 @@ Examples:
   pitboss report results/t1
   pitboss report results/t1/shard-0 results/t1/shard-1 --out results/t1/report"#;
 
-const SUBMIT_HELP: &str = r#"The registry (default bots/registry/) keeps registry.toml (the gauntlet's settings and the
+const SUBMIT_HELP: &str = r#"The registry is --registry DIR, else $PITBOSS_REGISTRY, else the per-user data folder
+($XDG_DATA_HOME/pitboss/registry, by default ~/.local/share/pitboss/registry); creating a new one
+is announced. It keeps registry.toml (the gauntlet's settings and the
 entries), entries/<name>/ (a copy of the bot's manifest and its record: spec, version, hash of its
 files, submission time) and tournament/ (unit results and the leaderboard). A new registry starts
 with the built-in reference bots. A bot that fails the conformance check is refused with the
 checker's report; a bot whose files are unchanged is not replayed; only the new bot's pairings are
 played, the others' results are reused.
 
+A name that belongs to a reference bot, or to a bot submitted from another spec, is refused
+unless --replace is given.
+
 Examples:
+  pitboss submit bots/python/simple/bot.toml --name mybot
   pitboss submit lowball --name lowball-2
   pitboss submit raise --name maniac --registry /srv/pitboss/registry"#;
 
@@ -170,10 +192,10 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub tables: Option<usize>,
     /// Duplicate deals per table and game [default: 10000].
-    #[arg(long)]
+    #[arg(long, value_parser = positive, allow_hyphen_values = true)]
     pub deals: Option<u64>,
     /// Deals per work unit [default: 1000].
-    #[arg(long)]
+    #[arg(long, value_parser = positive, allow_hyphen_values = true)]
     pub batch: Option<u64>,
     /// The tournament seed, at most 2^63 - 1 [default: a random one, recorded in plan.json].
     /// With an external bot the decks also depend on a secret random salt kept in plan.json.
@@ -188,9 +210,13 @@ pub struct TournamentArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: results/<timestamp>-<name>].
+    /// Output folder [default: results/<timestamp>-<name>]; a non-empty folder that holds
+    /// another tournament (or something else) is refused.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Empty a non-empty --out folder first (everything in it is deleted).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -221,9 +247,14 @@ pub struct SubmitArgs {
     /// The name it plays under (letters, digits, _ . + -).
     #[arg(long)]
     pub name: String,
-    /// The registry folder [default: bots/registry].
-    #[arg(long, default_value = "bots/registry")]
-    pub registry: std::path::PathBuf,
+    /// The registry folder [default: $PITBOSS_REGISTRY, else the per-user data folder,
+    /// ~/.local/share/pitboss/registry].
+    #[arg(long, value_name = "DIR")]
+    pub registry: Option<std::path::PathBuf>,
+    /// Replace a bot of that name registered from another spec (a reference bot or another
+    /// submitter's bot); without it such a name is refused.
+    #[arg(long)]
+    pub replace: bool,
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -256,8 +287,12 @@ for any program speaking protocol.md; or a bot.toml manifest (e.g. bots/python/s
 External bots run sandboxed (Landlock, no network) unless --no-sandbox; their stderr goes to
 <out>/bots/, transcripts (--transcript) to <out>/transcripts/, what was enforced to <out>/match.log.
 With external bots, results are reproducible only with --threads 1.
+Bots are named in the tables by their manifest `name` (exec: bots by their program's name), made
+unique as NAME, NAME-2, ...; config.toml keeps the specs.
+A bot that forfeits, or faults on more than 1% of its decisions, gets a WARNING line at the end
+with the first reasons (all of them in <out>/match.log); --strict makes that exit code 5.
 Output folder (default results/<timestamp>-<game>/): summary.csv, config.toml, and with --history
-hands.csv. Progress goes to stderr when it is a terminal; RUST_LOG=debug shows the referee's logs."#;
+hands.csv and hands.phhs (or hands.phhs.zst with --zstd), whose sizes are printed. Progress goes to stderr when it is a terminal; RUST_LOG=debug shows the referee's logs."#;
 
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
@@ -271,7 +306,7 @@ pub struct MatchArgs {
     #[arg(long = "bot", value_name = "BOT")]
     pub bots: Vec<String>,
     /// Hands to play [default: 10000].
-    #[arg(long)]
+    #[arg(long, value_parser = positive, allow_hyphen_values = true)]
     pub hands: Option<u64>,
     /// The match seed, at most 2^63 - 1 [default: a random one, printed and recorded in
     /// config.toml]. With an external bot the decks also depend on a secret random salt kept in
@@ -284,12 +319,23 @@ pub struct MatchArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: results/<timestamp>-<game>].
+    /// Output folder [default: results/<timestamp>-<game>]; a non-empty folder that holds
+    /// another run (or something else) is refused.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Also write every hand: hands.csv (one row per hand and seat).
+    /// Empty a non-empty --out folder first (everything in it is deleted).
+    #[arg(long)]
+    pub force: bool,
+    /// Also write every hand: hands.csv (one row per hand and seat) and hands.phhs (PHH).
     #[arg(long)]
     pub history: bool,
+    /// With --history: write the PHH histories zstd-compressed, as hands.phhs.zst (about a
+    /// tenth of the size; `pitboss phh verify` and `show` read it as it is).
+    #[arg(long)]
+    pub zstd: bool,
+    /// Exit with status 5 when a bot forfeits or faults on more than 1% of its decisions.
+    #[arg(long)]
+    pub strict: bool,
     /// Every seat's starting stack in chips [default: the preset's].
     #[arg(long)]
     pub stack: Option<u64>,
@@ -328,7 +374,14 @@ pub enum PhhCommand {
 const PHH_VERIFY_HELP: &str = r#"Every action must be legal for the referee and, where a hand gives
 `finishing_stacks`, the referee's must equal them. Prints `N hands verified` and exits 0, or names
 the first bad hand (file, hand, action index in `actions` and its text) and the reason; when the
-situation is one of RULES.md's known differences with PokerKit 0.7.7, the reason says so.
+situation is one of the known differences with PokerKit 0.7.7 (docs/RULES.md in the Pitboss
+repository), the reason says so.
+
+Dealing: the file dictates the cards. Any physically possible dealing is accepted (no card in two
+places at once), so a dealer that reshuffles differently (PokerKit gives a drawer back their own
+discards, deals seventh-street cards from reshuffled folded cards) verifies, with a note per hand
+that breaks the house convention. --strict-dealing rejects those hands instead. Files ending in
+.zst are decompressed (zstd) on the fly.
 Variant codes: F2L3D, F7S/8 (PHH), P2L3D, N2L3D, P7S/8, N7S/8 (Pitboss, registered in PokerKit by
 scripts/pokerkit/phhlib.py). `??` cards are replayed with stand-ins (see crates/phh/README.md).
 
@@ -344,6 +397,11 @@ pub struct PhhVerifyArgs {
     #[arg(long)]
     pub expect_annotations: bool,
 
+    /// Reject hands whose dealing breaks the house convention (reshuffles as docs/RULES.md has
+    /// them) instead of noting it.
+    #[arg(long)]
+    pub strict_dealing: bool,
+
     /// .phh or .phhs files.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
@@ -352,10 +410,14 @@ pub struct PhhVerifyArgs {
 #[derive(Debug, clap::Args)]
 pub struct PhhShowArgs {
     /// Show only the N-th hand of the file (1-based, in file order).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive_usize, allow_hyphen_values = true)]
     pub hand: Option<usize>,
 
-    /// A .phh or .phhs file.
+    /// One line per action (`p1 raises to 200`), no pots or headings: for long files and grep.
+    #[arg(long)]
+    pub compact: bool,
+
+    /// A .phh, .phhs or .phhs.zst file.
     #[arg(value_name = "FILE")]
     pub file: String,
 }
@@ -388,7 +450,7 @@ pub struct EvalArgs {
     pub rule: RuleArg,
 
     /// Deuce-to-seven table option: A-2-3-4-5 is a five-high straight (default: an ace-high
-    /// no-pair hand, as RULES.md chooses).
+    /// no-pair hand, as docs/RULES.md chooses).
     #[arg(long)]
     pub ace_five_straight: bool,
 
@@ -406,4 +468,20 @@ pub enum RuleArg {
     /// Best five distinct ranks 8 or lower from 5 to 7 cards, ace low: the stud low half.
     #[value(name = "ace-to-five-8")]
     AceToFive8,
+}
+
+/// A count of 1 or more. A parser of our own so that `--hands -5` says what is wrong with the
+/// value instead of clap's tip about `-- -5`.
+fn positive(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
+        Ok(n) if n < 1 => Err(format!(
+            "{n} is not allowed: use a whole number of 1 or more"
+        )),
+        _ => Err(format!("`{s}` is not a whole number of 1 or more")),
+    }
+}
+
+fn positive_usize(s: &str) -> Result<usize, String> {
+    positive(s).and_then(|n| usize::try_from(n).map_err(|_| format!("{n} is too large")))
 }

@@ -14,10 +14,16 @@ pub const BAD_INPUT: u8 = 3;
 /// `pitboss phh verify`: a hand is not verified (or a cross-check disagreement).
 pub const NOT_VERIFIED: u8 = 4;
 
+/// `pitboss match --strict`: a bot forfeited or faulted on more than 1% of its decisions.
+pub const BOT_TROUBLE: u8 = 5;
+
 /// The exit code for an error that ended a command.
 pub fn for_error(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
         return USAGE;
+    }
+    if err.downcast_ref::<crate::cmd::play::Troubled>().is_some() {
+        return BOT_TROUBLE;
     }
     if let Some(e) = err.downcast_ref::<crate::cmd::phh::PhhFailed>() {
         return e.code;

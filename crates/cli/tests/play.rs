@@ -68,7 +68,7 @@ fn bad_configuration_names_the_flag_or_key() {
         ),
         (
             &["--bot", "random", "--bot", "call", "--hands", "0"],
-            "--hands / hands",
+            "--hands <HANDS>': 0 is not allowed",
         ),
         (
             &[

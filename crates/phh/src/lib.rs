@@ -6,7 +6,7 @@
 //! - [`read`]: `.phh` / `.phhs` text → [`PhhHand`]s; action lines → typed actions.
 //! - [`replay`]: a [`PhhHand`] → a Pitboss table, dictated cards, every action through the engine,
 //!   finishing stacks compared; a [`Verdict`] per hand whose rejections name the action and, when
-//!   the situation is one of RULES.md's known differences with PokerKit 0.7.7, say so.
+//!   the situation is one of docs/RULES.md's known differences with PokerKit 0.7.7, say so.
 //! - [`show`]: a replayed hand rendered for a person.
 //! - [`cli`]: `phh verify` / `phh show` as functions returning the text and exit status, for the
 //!   `pitboss` binary to wire.
@@ -22,5 +22,5 @@ pub mod write;
 pub use error::{Location, PhhError};
 pub use model::{code_of, game_of, HandId, PhhHand, Players, CODES};
 pub use read::{parse_str, read_file, ReadHand};
-pub use replay::{replay, ActionRef, Rejection, Replayed, Verdict};
+pub use replay::{replay, replay_with, ActionRef, Rejection, Replayed, Verdict};
 pub use write::{phh_from_events, to_toml, HandRecord, PhhsWriter};

@@ -20,10 +20,22 @@ pub struct ReadHand {
 /// # Errors
 /// [`PhhError::Io`], or any error of [`parse_str`].
 pub fn read_file(path: &str) -> Result<Vec<ReadHand>, PhhError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PhhError::Io {
+    let io = |source| PhhError::Io {
         file: path.to_string(),
         source,
-    })?;
+    };
+    let text = if path.ends_with(".zst") {
+        // `pitboss match --history --zstd` writes hands.phhs.zst: read it as it is.
+        let bytes = zstd::decode_all(std::fs::File::open(path).map_err(io)?).map_err(io)?;
+        String::from_utf8(bytes).map_err(|e| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text after decompression: {e}"),
+            ))
+        })?
+    } else {
+        std::fs::read_to_string(path).map_err(io)?
+    };
     parse_str(path, &text)
 }
 

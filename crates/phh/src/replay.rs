@@ -15,10 +15,10 @@
 //! settlement is then not meaningful (the count is reported in [`Replayed::placeholders`]).
 //!
 //! Show and muck lines are informational: a shown card must be one the player holds. The engine
-//! decides showing and mucking itself (RULES.md auto-muck).
+//! decides showing and mucking itself (docs/RULES.md auto-muck).
 //!
 //! Known differences. When a hand is rejected or its stacks differ, the situation is examined
-//! and, if it is one of RULES.md's "Known differences from PokerKit 0.7.7", the reason says so
+//! and, if it is one of docs/RULES.md's "Known differences from PokerKit 0.7.7", the reason says so
 //! ("known difference N with PokerKit 0.7.7: ...").
 
 mod differences;
@@ -51,7 +51,7 @@ pub struct Rejection {
     /// The offending action; `None` for the end of the hand (unfinished, or stacks differ).
     pub action: Option<ActionRef>,
     pub reason: String,
-    /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as RULES.md lists them,
+    /// The known difference with PokerKit 0.7.7 the situation matches: 1-7 as docs/RULES.md lists them,
     /// 8 and 9 found by the cross-check (see the README).
     pub known: Option<u8>,
 }
@@ -85,6 +85,9 @@ pub struct Replayed {
     pub finishing_stacks: Option<Vec<Chips>>,
     /// `??` cards replaced by placeholders nobody reveals.
     pub placeholders: usize,
+    /// Cards the file deals that the house convention would not have dealt (its dealer
+    /// reshuffled differently); empty with `strict_dealing`, which rejects such hands.
+    pub dealing_notes: Vec<String>,
     pub verdict: Verdict,
 }
 
@@ -98,6 +101,8 @@ struct FeedState {
     last: Option<(Card, usize)>,
     /// What the engine asked for when the feed had nothing.
     missing: Option<Recipient>,
+    /// Accept any physically possible dealing (not `--strict-dealing`).
+    physical: bool,
 }
 
 impl FeedState {
@@ -134,6 +139,16 @@ impl CardSource for Feed {
     }
 
     fn reshuffle(&mut self, _cards: CardSet) {}
+
+    fn physical_only(&self) -> bool {
+        self.0.borrow().physical
+    }
+
+    /// The file deals hole cards next, and no community card.
+    fn seventh_street_hole_cards(&self) -> bool {
+        let st = self.0.borrow();
+        st.board.is_empty() && st.seats.iter().any(|q| !q.is_empty())
+    }
 }
 
 // ----- resolving the file -----
@@ -332,7 +347,20 @@ impl Run<'_> {
     }
 
     fn clear_feed(&self) {
-        *self.feed.0.borrow_mut() = FeedState::default();
+        let physical = self.feed.0.borrow().physical;
+        *self.feed.0.borrow_mut() = FeedState {
+            physical,
+            ..FeedState::default()
+        };
+    }
+
+    /// The engine's `seat N` in a text, as the file's `pK`.
+    fn seats_as_players(&self, text: &str) -> String {
+        let mut t = text.to_string();
+        for s in (0..self.players.seat_of.len()).rev() {
+            t = t.replace(&format!("seat {s}"), &self.pname(Seat(s as u8)));
+        }
+        t
     }
 }
 
@@ -343,6 +371,17 @@ impl Run<'_> {
 /// setup the engine refuses, an action line that cannot be parsed. An illegal action is not an
 /// error but a [`Verdict::Rejected`].
 pub fn replay(read: &ReadHand) -> Result<Replayed, PhhError> {
+    replay_with(read, false)
+}
+
+/// [`replay`], choosing how dealing is checked: by default any physically possible dealing is
+/// accepted (no card in two places at once) and the cards the house would not have dealt are
+/// listed in [`Replayed::dealing_notes`]; with `strict_dealing` such a hand is rejected, as the
+/// house convention (docs/RULES.md) has it.
+///
+/// # Errors
+/// As [`replay`].
+pub fn replay_with(read: &ReadHand, strict_dealing: bool) -> Result<Replayed, PhhError> {
     let at = &read.at;
     let phh = &read.hand;
     let game = game_from_fields(phh).map_err(|p| {
@@ -405,7 +444,10 @@ pub fn replay(read: &ReadHand) -> Result<Replayed, PhhError> {
         phh,
         game,
         players: players.clone(),
-        feed: Feed::default(),
+        feed: Feed(Rc::new(RefCell::new(FeedState {
+            physical: !strict_dealing,
+            ..FeedState::default()
+        }))),
         steps,
         draw_discards: [CardSet::EMPTY; MAX_SEATS],
         held: vec![CardSet::EMPTY; n],
@@ -418,6 +460,7 @@ pub fn replay(read: &ReadHand) -> Result<Replayed, PhhError> {
         events: Vec::new(),
         finishing_stacks: None,
         placeholders,
+        dealing_notes: Vec::new(),
         verdict: Verdict::Verified,
     };
     let first_bet = run
@@ -440,6 +483,11 @@ pub fn replay(read: &ReadHand) -> Result<Replayed, PhhError> {
     }
     let verdict = run.drive(&mut hand);
     out.events = hand.events().to_vec();
+    out.dealing_notes = hand
+        .dealing_notes()
+        .iter()
+        .map(|n| run.seats_as_players(n))
+        .collect();
     if hand.is_over() {
         let fin: Vec<Chips> = {
             let net: Vec<i64> = hand.net().map(|(_, v)| v).collect();
@@ -648,7 +696,8 @@ impl Run<'_> {
                 let j = st.last.filter(|x| x.0 == *card).map(|x| x.1);
                 let mut r = Rejection {
                     action: j.and_then(|j| self.at(j)),
-                    reason: format!("{card} cannot be dealt to {to}: {why}"),
+                    reason: self
+                        .seats_as_players(&format!("{card} cannot be dealt to {to}: {why}")),
                     known: None,
                 };
                 if self.game.variant == Variant::TripleDraw
@@ -657,7 +706,7 @@ impl Run<'_> {
                     r.known = Some(2);
                     r.reason = format!(
                         "known difference 2 with PokerKit 0.7.7: {card} was discarded in this \
-                         draw by the player being served or one not yet served; RULES.md keeps \
+                         draw by the player being served or one not yet served; docs/RULES.md keeps \
                          those discards out of a reshuffle, PokerKit reshuffles every discard"
                     );
                 }
@@ -691,7 +740,7 @@ impl Run<'_> {
                     r.known = Some(3);
                     r.reason = format!(
                         "known difference 3 with PokerKit 0.7.7: on seventh street the stub ({} \
-                         cards) cannot give every live player a card, so RULES.md deals one \
+                         cards) cannot give every live player a card, so docs/RULES.md deals one \
                          community card; PokerKit reshuffles folded and burnt cards and deals \
                          hole cards, as this file does",
                         52 - dealt

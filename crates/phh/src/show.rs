@@ -78,7 +78,7 @@ pub fn render(r: &Replayed) -> String {
             s,
             "  {:<16} seat {}  stack {}",
             name(seat),
-            seat + 1,
+            seat,
             r.table.stack(pitboss_rules::Seat(seat))
         );
     }
@@ -288,6 +288,33 @@ pub fn render(r: &Replayed) -> String {
             "({} unknown cards were replayed with placeholders)",
             r.placeholders
         );
+    }
+    s
+}
+
+/// One line per action, prefixed with the hand's number: `[12] p2 raises to 400`. No pots, no
+/// dealing, no headings, so that long files can be read with `grep` and `less`.
+pub fn render_compact(r: &Replayed, number: usize) -> String {
+    let pn = |seat: u8| format!("p{}", r.players.player_of(seat) + 1);
+    let mut s = String::new();
+    for e in &r.events {
+        let line = match *e {
+            Event::BringIn { seat, amount, .. } => format!("{} brings in {amount}", pn(seat.0)),
+            Event::Fold { seat } => format!("{} folds", pn(seat.0)),
+            Event::Check { seat } => format!("{} checks", pn(seat.0)),
+            Event::Call { seat, amount, .. } => format!("{} calls {amount}", pn(seat.0)),
+            Event::Raise { seat, kind, to, .. } => {
+                format!("{} {:?}s to {to}", pn(seat.0), kind).to_lowercase()
+            }
+            Event::Discard { seat, count, .. } => format!("{} draws {count}", pn(seat.0)),
+            Event::Show { seat, cards: c } => format!("{} shows {}", pn(seat.0), cards(c)),
+            Event::Award { seat, amount, .. } => format!("{} wins {amount}", pn(seat.0)),
+            _ => continue,
+        };
+        let _ = writeln!(s, "[{number}] {line}");
+    }
+    if let Verdict::Rejected(rej) = &r.verdict {
+        let _ = writeln!(s, "[{number}] NOT VERIFIED: {rej}");
     }
     s
 }

@@ -1,8 +1,8 @@
 //! Hand-checked PHH files: PokerKit's own triple-draw example, the six examples of
 //! `scripts/pokerkit/examples` (each replays in PokerKit with matching stacks), edited copies that
-//! contain an illegal action, and PokerKit-generated hands that hit RULES.md's known differences.
+//! contain an illegal action, and PokerKit-generated hands that hit docs/RULES.md's known differences.
 
-use pitboss_phh::{read_file, replay, Verdict};
+use pitboss_phh::{read_file, replay, replay_with, Verdict};
 
 fn verdict(name: &str) -> Vec<Verdict> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -49,12 +49,7 @@ fn edited_hands_with_an_illegal_action_are_rejected() {
 
 #[test]
 fn known_differences_are_named() {
-    for (file, k) in [
-        ("pk_difference_1.phh", 1),
-        ("pk_difference_2.phh", 2),
-        ("pk_difference_3.phh", 3),
-        ("pk_difference_5.phh", 5),
-    ] {
+    for (file, k) in [("pk_difference_1.phh", 1), ("pk_difference_5.phh", 5)] {
         let r = rejected(file);
         assert_eq!(r.known, Some(k), "{file}: {r}");
         assert!(r.action.is_some(), "{file}: {r}");
@@ -69,4 +64,53 @@ fn known_differences_are_named() {
         assert!(matches!(r.known, Some(4 | 6)), "{file}: {r}");
         assert!(r.reason.contains("finishing_stacks"), "{file}: {r}");
     }
+}
+
+/// PokerKit-dealt hands whose dealer reshuffled differently (2: discards of the drawer or of a
+/// player not yet served; 3: seventh-street hole cards from folded hands): physically possible,
+/// so they verify with a note; `--strict-dealing` (the house convention) rejects them, naming the
+/// known difference.
+#[test]
+fn pokerkit_dealing_verifies_with_a_note_and_strict_dealing_rejects_it() {
+    for (file, k, note) in [
+        (
+            "pk_difference_2.phh",
+            2,
+            "9c dealt to p3: a discard of a player not yet served",
+        ),
+        (
+            "pk_difference_3.phh",
+            3,
+            "seventh street: the stub has 6 card(s) for 7 players",
+        ),
+    ] {
+        let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let hand = read_file(&path).expect("fixture reads").remove(0);
+        let r = replay_with(&hand, false).expect("replays");
+        assert_eq!(r.verdict, Verdict::Verified, "{file}");
+        assert!(
+            r.dealing_notes.iter().any(|n| n.contains(note)),
+            "{file}: {:?}",
+            r.dealing_notes
+        );
+        let strict = replay_with(&hand, true).expect("replays");
+        let Verdict::Rejected(rej) = strict.verdict else {
+            panic!("{file}: verified with --strict-dealing")
+        };
+        assert_eq!(rej.known, Some(k), "{file}: {rej}");
+        assert!(strict.dealing_notes.is_empty(), "{file}");
+    }
+    // A card live in another hand stays impossible, whatever the convention.
+    let path = format!(
+        "{}/tests/fixtures/pk_difference_2.phh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("'d dh p3 Ts7h9c'", "'d dh p3 Ts7h3s'");
+    let hand = pitboss_phh::parse_str("edited", &text).unwrap().remove(0);
+    let Verdict::Rejected(rej) = replay_with(&hand, false).unwrap().verdict else {
+        panic!("3s, live in p1's hand, was dealt to p3")
+    };
+    assert!(rej.reason.contains("already live"), "{rej}");
 }

@@ -54,6 +54,26 @@ pub enum RaiseKind {
     Complete,
 }
 
+impl RaiseKind {
+    /// The word a player would use: `bet`, `raise`, `completion`.
+    pub fn word(self) -> &'static str {
+        match self {
+            RaiseKind::Bet => "a bet",
+            RaiseKind::Raise => "a raise",
+            RaiseKind::Complete => "a completion",
+        }
+    }
+}
+
+/// The allowed totals in plain words (error texts are read by bot authors, not Rust programmers).
+fn allowed_words(min: Chips, max: Chips) -> String {
+    if min == max {
+        format!("the only allowed total is {min}")
+    } else {
+        format!("the total must be from {min} to {max}")
+    }
+}
+
 /// The allowed totals for a bet, raise or completion: `min_to..=max_to` (equal in fixed limit, or
 /// when only an all-in is possible).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,7 +149,7 @@ pub enum Reason {
     NoBringIn,
     #[error("raising is not allowed: {0}")]
     CannotRaise(&'static str),
-    #[error("{kind:?} to {to} is outside the allowed {min}..={max}")]
+    #[error("{} to {to} is not allowed: {}", kind.word(), allowed_words(*min, *max))]
     AmountOutOfRange {
         kind: RaiseKind,
         to: Chips,
@@ -138,4 +158,39 @@ pub enum Reason {
     },
     #[error("you do not hold {0}")]
     NotHeld(Card),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Error texts are read by bot authors: the protocol's 0-based seat numbers, and plain words
+    /// for the allowed totals rather than Rust ranges.
+    #[test]
+    fn illegal_actions_read_in_plain_words() {
+        let e = IllegalAction {
+            seat: Seat(1),
+            action: Action::Raise { to: 300 },
+            reason: Reason::AmountOutOfRange {
+                kind: RaiseKind::Raise,
+                to: 300,
+                min: 200,
+                max: 200,
+            },
+        };
+        let text = e.to_string();
+        assert!(text.starts_with("seat 1 tried"), "{text}");
+        assert!(text.contains("the only allowed total is 200"), "{text}");
+        assert!(!text.contains("..="), "{text}");
+        let r = Reason::AmountOutOfRange {
+            kind: RaiseKind::Bet,
+            to: 50,
+            min: 100,
+            max: 900,
+        };
+        assert_eq!(
+            r.to_string(),
+            "a bet to 50 is not allowed: the total must be from 100 to 900"
+        );
+    }
 }

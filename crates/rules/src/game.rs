@@ -84,14 +84,14 @@ pub struct Stakes {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reveal {
-    /// A player shows only when beating or tying the best hand shown so far (RULES.md).
+    /// A player shows only when beating or tying the best hand shown so far (docs/RULES.md).
     #[default]
     Auto,
     /// Every hand still in is shown.
     All,
 }
 
-/// The table options of RULES.md.
+/// The table options of docs/RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TableOptions {

@@ -4,7 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A seat at the table, 0-based. Displayed 1-based as `p1`, `p2`, ... like hand histories.
+/// A seat at the table, 0-based. Displayed as `seat 0`, `seat 1`, ...: the protocol's numbering,
+/// which is what a bot author sees in `view.you` (hand histories use their own `p1`, `p2`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
@@ -24,6 +25,6 @@ impl Seat {
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "p{}", self.0 + 1)
+        write!(f, "seat {}", self.0)
     }
 }

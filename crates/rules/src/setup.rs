@@ -105,11 +105,7 @@ impl Table {
     /// # Panics
     /// If `seat` is not at the table.
     pub fn with_button(mut self, seat: Seat) -> Table {
-        assert!(
-            seat.0 < self.n,
-            "seat {seat} is not at a table of {}",
-            self.n
-        );
+        assert!(seat.0 < self.n, "{seat} is not at a table of {}", self.n);
         if self.game.variant == Variant::TripleDraw {
             self.button = seat;
         }

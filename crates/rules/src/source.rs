@@ -20,6 +20,19 @@ pub trait CardSource {
     fn deal(&mut self, to: Recipient) -> Option<Card>;
     /// The engine replaced the stub by `cards` (triple draw ran out of cards).
     fn reshuffle(&mut self, cards: CardSet);
+    /// Whether any physically possible card may be dealt (no card live in two places), instead
+    /// of only what the house convention allows. A replayed history from another dealer says
+    /// yes: that dealer may have reshuffled a drawer's own discards back to them, or folded stud
+    /// cards. The engine then records a note for each card the house would not have dealt.
+    fn physical_only(&self) -> bool {
+        false
+    }
+    /// Asked only when [`CardSource::physical_only`]: on a short seventh street, whether the
+    /// source deals every player a hole card (its dealer reshuffled) rather than one community
+    /// card (the house convention).
+    fn seventh_street_hole_cards(&self) -> bool {
+        false
+    }
 }
 
 impl CardSource for Deck {

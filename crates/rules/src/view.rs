@@ -1,6 +1,6 @@
 //! A seat's view: the information set of one player and the only path from a hand to a bot.
 //!
-//! `View` borrows the hand but exposes only what RULES.md lets that seat see: its own cards, every
+//! `View` borrows the hand but exposes only what docs/RULES.md lets that seat see: its own cards, every
 //! up card, public actions and amounts (as redacted events), stacks, bets, pots, draw counts and
 //! cards shown at showdown. It never hands out the hand itself, another player's down cards or
 //! discards, the stub, the muck or the source.

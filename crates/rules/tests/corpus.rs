@@ -1,4 +1,4 @@
-//! The hand corpus: hand files written by hand from RULES.md, each with its setup, the cards each
+//! The hand corpus: hand files written by hand from docs/RULES.md, each with its setup, the cards each
 //! seat receives, the actions, and the expected payoffs and showdown. One generic driver runs them
 //! all through the same engine as live play (cards dictated, as in a replay).
 //!
@@ -17,7 +17,7 @@ use serde::Deserialize;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CorpusHand {
-    /// What the hand checks, with the RULES.md line it comes from.
+    /// What the hand checks, with the docs/RULES.md line it comes from.
     #[allow(dead_code)]
     rule: String,
     game: String,
@@ -221,7 +221,7 @@ fn run(path: &Path) -> Result<(), String> {
                     Share::High => "high",
                     Share::Low => "low",
                 };
-                format!("{} pot{} {share} {}", a.seat, a.pot, a.amount)
+                format!("p{} pot{} {share} {}", a.seat.0 + 1, a.pot, a.amount)
             })
             .collect();
         if &got != want {
@@ -234,7 +234,7 @@ fn run(path: &Path) -> Result<(), String> {
     };
     if let Some(want) = &h.expect.shown {
         let got = list(&|e| match e {
-            Event::Show { seat, .. } => Some(seat.to_string()),
+            Event::Show { seat, .. } => Some(format!("p{}", seat.0 + 1)),
             _ => None,
         });
         if &got != want {
@@ -243,7 +243,7 @@ fn run(path: &Path) -> Result<(), String> {
     }
     if let Some(want) = &h.expect.mucked {
         let got = list(&|e| match e {
-            Event::Muck { seat } => Some(seat.to_string()),
+            Event::Muck { seat } => Some(format!("p{}", seat.0 + 1)),
             _ => None,
         });
         if &got != want {
@@ -258,7 +258,7 @@ fn run(path: &Path) -> Result<(), String> {
     }
     if let Some(want) = &h.expect.returned {
         let got = list(&|e| match e {
-            Event::Return { seat, amount } => Some(format!("{seat} {amount}")),
+            Event::Return { seat, amount } => Some(format!("p{} {amount}", seat.0 + 1)),
             _ => None,
         });
         if &got != want {

@@ -19,7 +19,8 @@ use crate::runner::BotFactory;
 /// What `check` was asked to do.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// One preset only (default: `27td-fl` and/or `stud8-fl`, as the bot claims).
+    /// One preset only (default: the fixed-, pot- and no-limit presets of every game the bot
+    /// claims).
     pub game: Option<String>,
     pub hands: u64,
     /// The reference opponent (a built-in name).
@@ -140,25 +141,33 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
             let mut g = Vec::new();
             for claimed in &h.games {
                 match claimed.as_str() {
-                    "triple-draw" => g.push("27td-fl".to_string()),
-                    "stud-hi-lo" => g.push("stud8-fl".to_string()),
+                    "triple-draw" => g.extend(presets("27td")),
+                    "stud-hi-lo" => g.extend(presets("stud8")),
                     other => rep.problem(format!(
                         "hello.games: unknown game {other:?} (use \"triple-draw\" and/or \"stud-hi-lo\")"
                     )),
                 }
             }
             if h.games.is_empty() {
-                g = vec!["27td-fl".into(), "stud8-fl".into()];
+                g = presets("27td").chain(presets("stud8")).collect();
             }
             g
         }
-        (None, None) => vec!["27td-fl".into(), "stud8-fl".into()],
+        (None, None) => presets("27td").chain(presets("stud8")).collect(),
     };
     for game in games {
         play_game(&game, &parsed, builtin, co, &mut rep)?;
     }
     verdict(&mut rep, co);
     Ok(rep)
+}
+
+/// Every betting structure of a game: a bot claims games, not structures, and one that plays
+/// fixed limit may still break on a pot- or no-limit raise range.
+fn presets(game: &str) -> impl Iterator<Item = String> + '_ {
+    ["fl", "pl", "nl"]
+        .into_iter()
+        .map(move |s| format!("{game}-{s}"))
 }
 
 fn verdict(rep: &mut CheckReport, co: &CheckOptions) {

@@ -26,4 +26,6 @@ pub use pitboss_jail as jail;
 pub use player::jail_description;
 pub use player::{BuiltinFn, ExternalFactory, ExternalOptions, ExternalPlayer, Report};
 pub use session::{become_subreaper, kill_all, live_groups};
-pub use spec::{BotSpec, BuildOptions, ExternalSpec, Limits, SpecError};
+pub use spec::{
+    display_name, display_names, BotSpec, BuildOptions, ExternalSpec, Limits, SpecError,
+};

@@ -178,6 +178,54 @@ impl BotSpec {
     }
 }
 
+/// Programs that run a script: an `exec:` bot started through one is named after its script.
+const INTERPRETERS: [&str; 9] = [
+    "python", "python3", "node", "ruby", "perl", "sh", "bash", "java", "deno",
+];
+
+/// The short name a bot is shown under in tables and files: a manifest's `name`, the script or
+/// program of an `exec:` spec, else the spec itself (built-in names). Spec paths such as
+/// `/home/me/bots/x/bot.toml` would break the columns of every table.
+pub fn display_name(spec: &str) -> String {
+    if let Some(cmd) = spec.strip_prefix("exec:") {
+        let words: Vec<&str> = cmd.split_whitespace().collect();
+        let stem = |w: &str| {
+            let p = Path::new(w);
+            p.file_stem()
+                .or_else(|| p.file_name())
+                .map_or_else(|| w.to_string(), |n| n.to_string_lossy().into_owned())
+        };
+        return match words.split_first() {
+            Some((prog, rest)) if INTERPRETERS.contains(&stem(prog).as_str()) => rest
+                .iter()
+                .find(|w| !w.starts_with('-'))
+                .map_or_else(|| stem(prog), |w| stem(w)),
+            Some((prog, _)) => stem(prog),
+            None => spec.to_string(),
+        };
+    }
+    match BotSpec::parse(spec, &|_| true) {
+        Ok(BotSpec::External(e)) => e.name,
+        _ => spec.to_string(),
+    }
+}
+
+/// Display names of a match's bots, made unique: the second `x` is `x-2`, the third `x-3`.
+pub fn display_names(specs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let base = display_name(spec);
+        let mut name = base.clone();
+        let mut k = 1;
+        while out.contains(&name) {
+            k += 1;
+            name = format!("{base}-{k}");
+        }
+        out.push(name);
+    }
+    out
+}
+
 fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
     let path = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|source| SpecError::Read {
@@ -376,6 +424,26 @@ mod tests {
         std::fs::write(d.join("bad.toml"), "name = \"x\"\ncmd = []\n").unwrap();
         let err = BotSpec::parse(d.join("bad.toml").to_str().unwrap(), &builtin).unwrap_err();
         assert!(err.to_string().contains("cmd"), "{err}");
+        assert_eq!(display_name(d.to_str().unwrap()), "x");
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn display_names_are_short_and_unique() {
+        let specs: Vec<String> = [
+            "lowball",
+            "exec:python3 -u /home/me/bots/x/bot.py --flag",
+            "exec:/opt/bots/mybot --fast",
+            "lowball",
+            "exec:python3 other/bot.py",
+            "lowball",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            display_names(&specs),
+            ["lowball", "bot", "mybot", "lowball-2", "bot-2", "lowball-3"]
+        );
     }
 }

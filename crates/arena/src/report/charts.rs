@@ -48,8 +48,11 @@ pub fn cumulative(curves: &[Curve]) -> String {
         let ymax = all.clone().map(|p| p.1 + p.2).fold(1.0, f64::max);
         let ymin = all.map(|p| p.1 - p.2).fold(-1.0, f64::min);
         let pad = (ymax - ymin) * 0.05;
+        // The right margin leaves room for half of the last tick label (`800k`), which is
+        // centred on the plot's edge and was clipped with the default margin.
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
+            .margin_right(40)
             .x_label_area_size(42)
             .y_label_area_size(80)
             .build_cartesian_2d(0.0..xmax, (ymin - pad)..(ymax + pad))?;
@@ -59,14 +62,22 @@ pub fn cumulative(curves: &[Curve]) -> String {
             .axis_desc_style(("sans-serif", 15))
             .x_desc("hands played by the bot")
             .y_desc("cumulative winnings (game units)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&|x| short_count(*x))
+            .y_label_formatter(&|y| short_count(*y))
             .draw()?;
         for (i, c) in curves.iter().enumerate() {
             let col = color(i);
             let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.0, p.1 + p.2)).collect();
             band.extend(c.points.iter().rev().map(|p| (p.0, p.1 - p.2)));
-            chart.draw_series(std::iter::once(Polygon::new(band, col.mix(0.15).filled())))?;
+            chart.draw_series(std::iter::once(Polygon::new(band, col.mix(0.25).filled())))?;
+            // Dashed-looking edges (thin, light): the band stays visible where it is thinner
+            // than the line itself.
+            for sign in [1.0, -1.0] {
+                chart.draw_series(LineSeries::new(
+                    c.points.iter().map(move |p| (p.0, p.1 + sign * p.2)),
+                    col.mix(0.6).stroke_width(1),
+                ))?;
+            }
             chart
                 .draw_series(LineSeries::new(
                     c.points.iter().map(|p| (p.0, p.1)),
@@ -90,6 +101,23 @@ pub fn cumulative(curves: &[Curve]) -> String {
     match res {
         Ok(()) => svg,
         Err(e) => failed("cumulative winnings", e),
+    }
+}
+
+/// A tick label short enough not to be clipped: `800k`, `1.5M`, `950`.
+fn short_count(x: f64) -> String {
+    let a = x.abs();
+    if a >= 1e6 {
+        let m = x / 1e6;
+        if (m - m.round()).abs() < 1e-9 {
+            format!("{m:.0}M")
+        } else {
+            format!("{m:.1}M")
+        }
+    } else if a >= 1e4 {
+        format!("{:.0}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
     }
 }
 
@@ -164,5 +192,57 @@ pub fn intervals(bars: &[Bar]) -> String {
     match res {
         Ok(()) => svg,
         Err(e) => failed("pairing", e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(short_count(800_000.0), "800k");
+        assert_eq!(short_count(1_500_000.0), "1.5M");
+        assert_eq!(short_count(2_000_000.0), "2M");
+        assert_eq!(short_count(950.0), "950");
+    }
+
+    /// Every x tick label of the cumulative chart lies inside the picture (the last one was cut
+    /// to `80000` at the right edge).
+    #[test]
+    fn the_last_x_label_is_not_clipped() {
+        let curves = vec![Curve {
+            name: "a".into(),
+            points: vec![
+                (0.0, 0.0, 0.0),
+                (400_000.0, 50.0, 9.0),
+                (800_000.0, 90.0, 12.0),
+            ],
+        }];
+        let svg = cumulative(&curves);
+        let mut found = false;
+        for part in svg.split("<text").skip(1) {
+            let Some(label) = part
+                .split('>')
+                .nth(1)
+                .and_then(|t| t.split('<').next())
+                .map(str::trim)
+            else {
+                continue;
+            };
+            if label != "800k" {
+                continue;
+            }
+            found = true;
+            let x: f64 = part
+                .split("x=\"")
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .and_then(|t| t.parse().ok())
+                .expect("x attribute");
+            // Centred on x: half of ~4 glyphs of a 14 px font must fit in the 960 px picture.
+            assert!(x + 16.0 < 960.0, "label at {x}");
+        }
+        assert!(found, "no 800k tick label: {svg}");
     }
 }

@@ -24,7 +24,16 @@ td.self { background: #fff; color: #bbb; text-align: center; }
 .legend span { display: inline-block; padding: 2px 8px; margin-right: 8px; border: 1px solid #ccc; }
 .chart svg { max-width: 100%; height: auto; border: 1px solid #eee; }
 p.error { color: #a00; }
+th.rankby { background: #dfe9f7; border-bottom: 3px solid #1f5fbf; } td.rankby { font-weight: bold; background: #eef3fb; }
+table.leaderboard caption { caption-side: top; text-align: left; color: #333; padding-bottom: 4px; }
+td.mirror { background: #fff8dc; color: #555; }
 "#;
+
+/// Whether a pairing's bots mirror each other exactly: every duplicate deal nets zero, so the
+/// interval is a point at 0 and no test can ever decide it.
+fn mirror(p: &super::PairRow) -> bool {
+    p.hands > 0 && p.mbb == 0.0 && p.low == 0.0 && p.high == 0.0
+}
 
 /// Cumulative winnings per bot, in game units, with a 95% band, at every batch boundary.
 fn curves(r: &Report) -> Vec<Curve> {
@@ -97,7 +106,7 @@ fn curves(r: &Report) -> Vec<Curve> {
 
 fn crosstable(r: &Report, out: &mut String) {
     let cfg = &r.plan.config;
-    out.push_str("<p class=\"legend\"><span style=\"background:#c8ecd0\">row bot wins (95% interval above 0)</span><span style=\"background:#f5c6c6\">row bot loses</span><span style=\"background:#f4f4f4\">not significant</span></p>\n");
+    out.push_str("<p class=\"legend\"><span style=\"background:#c8ecd0\">row bot wins (95% interval above 0)</span><span style=\"background:#f5c6c6\">row bot loses</span><span style=\"background:#f4f4f4\">not significant</span><span style=\"background:#fff8dc\">exact mirror: the two bots play every duplicate deal identically (each nets 0)</span></p>\n");
     for (g, game) in cfg.games.iter().enumerate() {
         out.push_str(&format!("<h3>{}</h3>\n", esc(game)));
         if cfg.format == Format::HeadsUp {
@@ -116,6 +125,10 @@ fn crosstable(r: &Report, out: &mut String) {
                         .iter()
                         .find(|p| p.game == *game && p.bot == row.bot && p.opponent == col.bot);
                     match cell {
+                        Some(p) if mirror(p) => out.push_str(&format!(
+                            "<td class=\"mirror\" title=\"{} hands; every duplicate deal nets 0\">0<br><small>exact mirror</small></td>",
+                            p.hands
+                        )),
                         Some(p) => out.push_str(&format!(
                             "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small></td>",
                             p.significance, p.hands, esc(&p.sprt), p.mbb, p.low, p.high
@@ -171,7 +184,7 @@ pub fn page(r: &Report) -> String {
             p.m0, p.m1, p.alpha, p.beta
         ))
     ));
-    s.push_str("<h2>Leaderboard</h2>\n<table class=\"leaderboard\"><tr><th>rank</th><th class=\"name\">bot</th><th>games</th><th>hands</th><th>mbb/hand vs field</th><th>95% interval</th><th>bankroll rank</th><th>runoff rank</th><th>rating</th><th>95% interval</th><th>faults</th></tr>\n");
+    s.push_str("<h2>Leaderboard</h2>\n<table class=\"leaderboard\"><caption>Ranked by <b>rating</b> (the highlighted column): least squares on every table's result, so bots that did not all meet each other are still ranked fairly. The bankroll and runoff ranks are the ACPC's, for comparison.</caption><tr><th>rank</th><th class=\"name\">bot</th><th>games</th><th>hands</th><th>mbb/hand vs field</th><th>mbb/hand 95% interval</th><th>bankroll rank</th><th>runoff rank</th><th class=\"rankby\">rating (ranks)</th><th>rating 95% interval</th><th>faults</th></tr>\n");
     for b in &r.bots {
         let class = if b.field.low > 0.0 {
             "win"
@@ -181,7 +194,7 @@ pub fn page(r: &Report) -> String {
             "none"
         };
         s.push_str(&format!(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td><td>{}</td><td>{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td><td>{}</td><td class=\"rankby\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
             b.rank, esc(&b.bot), b.games, b.hands, b.field.value, b.field.low, b.field.high,
             b.bankroll_rank, b.runoff_rank, b.rating.value, b.rating.low, b.rating.high, b.faults
         ));
@@ -196,7 +209,7 @@ pub fn page(r: &Report) -> String {
     ));
     s.push_str("<h2>Cumulative winnings</h2>\n<div class=\"chart\">\n");
     s.push_str(&charts::cumulative(&curves(r)));
-    s.push_str("</div>\n<h2>Crosstable</h2>\n");
+    s.push_str("</div>\n<p class=\"meta\">Each line is a bot's winnings so far, in game units; the shaded band with dashed edges around it is its 95% band (±1.96 standard deviations of the sum so far, from the per-deal variance at each table). A band narrower than the line means the luck left after duplicate dealing is small at this scale.</p>\n<h2>Crosstable</h2>\n");
     crosstable(r, &mut s);
     s.push_str("<h2>Pairings</h2>\n<div class=\"chart\">\n");
     let bars: Vec<Bar> = r
@@ -204,7 +217,13 @@ pub fn page(r: &Report) -> String {
         .iter()
         .filter(|p| p.position == 0)
         .map(|p| Bar {
-            label: format!("{} {} vs {}", p.game, p.bot, p.opponent),
+            label: format!(
+                "{} {} vs {}{}",
+                p.game,
+                p.bot,
+                p.opponent,
+                if mirror(p) { " (exact mirror)" } else { "" }
+            ),
             mean: p.mbb,
             low: p.low,
             high: p.high,

@@ -26,7 +26,7 @@ impl DeuceSevenValue {
     }
 }
 
-/// Packed high values of A-2-3-4-5 under the two readings of RULES.md: as the five-high straight
+/// Packed high values of A-2-3-4-5 under the two readings of docs/RULES.md: as the five-high straight
 /// (and straight flush) the tables hold, and as ace-high no-pair hands.
 const WHEEL_STRAIGHT: u32 = (HighClass::Straight as u32) << 20 | (Rank::Five as u32) << 16;
 const WHEEL_STRAIGHT_FLUSH: u32 =

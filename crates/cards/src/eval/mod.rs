@@ -3,7 +3,7 @@
 //!
 //! - [`high`]: best five of 5 to 7 cards, ace high and low in the wheel (stud high half).
 //! - [`deuce_to_seven`]: exactly five cards, the worst high hand wins, aces high; the table option
-//!   `ace_five_straight` makes A-2-3-4-5 a (bad) five-high straight (RULES.md, "Hand rankings").
+//!   `ace_five_straight` makes A-2-3-4-5 a (bad) five-high straight (docs/RULES.md, "Hand rankings").
 //! - [`ace_to_five_8`]: best five distinct ranks 8 or lower, ace low, from 5 to 7 cards; `None`
 //!   when no low qualifies.
 //!

@@ -1,11 +1,11 @@
-//! A slow, obviously-correct reference for the three rankings, written from RULES.md without
+//! A slow, obviously-correct reference for the three rankings, written from docs/RULES.md without
 //! looking at the fast evaluators: sort the ranks, count groups, check straights and flushes, and
 //! produce a key whose derived `Ord` is the hand order (larger = better). Bigger holdings take the
 //! best key over all five-card subsets.
 
 use pitboss_cards::Card;
 
-/// Categories, weakest first (the same order as RULES.md lists them, reversed).
+/// Categories, weakest first (the same order as docs/RULES.md lists them, reversed).
 pub const CLASS_NAMES: [&str; 9] = [
     "high card",
     "pair",

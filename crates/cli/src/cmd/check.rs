@@ -11,7 +11,7 @@ use crate::args::CheckArgs;
 pub struct NotFit(pub usize);
 
 pub fn run(args: CheckArgs) -> anyhow::Result<()> {
-    super::play::install_interrupt_handler();
+    super::play::install_interrupt_handler(String::new);
     if args.hands == 0 {
         return Err(pitboss_arena::ConfigError {
             key: "--hands",

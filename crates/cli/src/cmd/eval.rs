@@ -1,5 +1,5 @@
 //! `pitboss eval`: holdings in (stdin lines or arguments), one JSON object per holding out. This is
-//! contract 1 of DESIGN.md, relied on by outside tools such as `scripts/crosscheck_eval.py`:
+//! contract 1 of docs/CONTRACTS.md, relied on by outside tools such as `scripts/crosscheck_eval.py`:
 //! `{"cards": ..., "best": "<five cards>", "class": "<name>", "value": <integer>}`, larger value =
 //! better, equal = tie, `null` best and value when an ace-to-five-8 holding has no low.
 

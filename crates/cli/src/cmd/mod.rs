@@ -5,6 +5,7 @@ pub mod bots;
 pub mod check;
 pub mod eval;
 pub mod merge;
+pub mod outdir;
 pub mod phh;
 pub mod play;
 pub mod report;
@@ -28,9 +29,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Submit(args) => submit::run(args)?,
         Command::Run(args) => run::run(args)?,
         Command::Phh(PhhCommand::Verify(args)) => {
-            phh::verify(&args.files, args.expect_annotations)?
+            phh::verify(&args.files, args.expect_annotations, args.strict_dealing)?
         }
-        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand)?,
+        Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand, args.compact)?,
         Command::Check(args) => check::run(args)?,
     }
     Ok(())

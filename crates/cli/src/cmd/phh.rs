@@ -21,6 +21,11 @@ fn finish(r: pitboss_phh::cli::Report) -> anyhow::Result<()> {
             what: "not verified",
         }
         .into()),
+        3 => Err(PhhFailed {
+            code: exit_codes::USAGE,
+            what: "bad usage",
+        }
+        .into()),
         _ => Err(PhhFailed {
             code: exit_codes::BAD_INPUT,
             what: "malformed PHH input",
@@ -33,11 +38,15 @@ fn finish(r: pitboss_phh::cli::Report) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// [`PhhFailed`] with the exit code when a hand is not verified or a file is malformed.
-pub fn verify(files: &[String], expect_annotations: bool) -> anyhow::Result<()> {
+pub fn verify(
+    files: &[String],
+    expect_annotations: bool,
+    strict_dealing: bool,
+) -> anyhow::Result<()> {
     finish(if expect_annotations {
-        pitboss_phh::cli::cli_verify_expectations(files)
+        pitboss_phh::cli::cli_verify_expectations(files, strict_dealing)
     } else {
-        pitboss_phh::cli::cli_verify(files)
+        pitboss_phh::cli::cli_verify(files, strict_dealing)
     })
 }
 
@@ -45,6 +54,6 @@ pub fn verify(files: &[String], expect_annotations: bool) -> anyhow::Result<()> 
 ///
 /// # Errors
 /// [`PhhFailed`] when the file is malformed or the hand does not exist.
-pub fn show(file: &str, hand: Option<usize>) -> anyhow::Result<()> {
-    finish(pitboss_phh::cli::cli_show(file, hand))
+pub fn show(file: &str, hand: Option<usize>, compact: bool) -> anyhow::Result<()> {
+    finish(pitboss_phh::cli::cli_show(file, hand, compact))
 }

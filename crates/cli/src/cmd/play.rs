@@ -35,11 +35,17 @@ pub fn factory(cfg: &MatchConfig) -> Result<ExternalFactory, ConfigError> {
     })
 }
 
-/// Kills every bot process group on Ctrl-C (and SIGTERM), then exits with 130.
-pub fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
+/// Kills every bot process group on Ctrl-C (and SIGTERM), prints `note()` (where the partial
+/// results are and how to go on), then exits with 130. Nothing is silent: an interrupted run
+/// says what it leaves behind.
+pub fn install_interrupt_handler(note: impl Fn() -> String + Send + 'static) {
+    let _ = ctrlc::set_handler(move || {
         pitboss_arena::external::kill_all();
-        eprintln!("pitboss: interrupted; bot processes killed");
+        eprintln!("\npitboss: interrupted; bot processes killed");
+        let n = note();
+        if !n.is_empty() {
+            eprintln!("pitboss: {n}");
+        }
         std::process::exit(130);
     });
 }
@@ -74,6 +80,7 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         threads: args.threads,
         out: args.out,
         history: args.history.then_some(true),
+        zstd: args.zstd.then_some(true),
         stack: args.stack,
         stakes: None,
         options: None,
@@ -138,9 +145,49 @@ impl Progress {
     }
 }
 
+/// A bot forfeited or faulted on more than 1% of its decisions and `--strict` was given.
+#[derive(Debug, thiserror::Error)]
+#[error("--strict: {0} bot(s) forfeited or faulted on more than 1% of their decisions (see above)")]
+pub struct Troubled(pub usize);
+
+/// Whether `out` holds this very match (its `config.toml` is this config, threads aside), so that
+/// repeating a run into its own folder is allowed.
+fn same_match(cfg: &MatchConfig) -> impl Fn(&Path) -> bool + '_ {
+    move |out: &Path| {
+        let Ok(text) = std::fs::read_to_string(out.join("config.toml")) else {
+            return false;
+        };
+        let Ok(mut old) = toml::from_str::<MatchConfig>(&text) else {
+            return false;
+        };
+        old.threads = cfg.threads;
+        old.out.clone_from(&cfg.out);
+        old.names.clone_from(&cfg.names);
+        old == *cfg
+    }
+}
+
+/// `1.2 MB`, `340 kB`, `12 B`.
+pub fn human_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 10_000_000 => format!("{} MB", b / 1_000_000),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b if b >= 1_000 => format!("{} kB", b / 1_000),
+        b => format!("{b} B"),
+    }
+}
+
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let force = args.force;
+    let strict = args.strict;
     let mut cfg = config_from_args(args)?;
-    install_interrupt_handler();
+    super::outdir::prepare(&cfg.out, force, same_match(&cfg))?;
+    let again = format!(
+        "the match was not finished and wrote no results (only {}); repeat it with: pitboss match {}",
+        cfg.out.join("config.toml").display(),
+        super::outdir::shell_word(&cfg.out.join("config.toml"))
+    );
+    install_interrupt_handler(move || again.clone());
     std::fs::create_dir_all(&cfg.out).with_context(|| format!("creating {}", cfg.out.display()))?;
     let factory = factory(&cfg)?;
     if factory.has_external() && cfg.salt.is_none() {
@@ -164,10 +211,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         progress.update(&cfg, stats, done)
     })?;
     progress.finish();
-    for (name, r) in cfg.bots.iter().zip(factory.reports()) {
+    let mut loud = Vec::new();
+    for (i, r) in factory.reports().into_iter().enumerate() {
+        let name = cfg.name(i);
         let Some(r) = r else { continue };
+        let faults: u64 = result.stats.bots[i].faults.iter().sum();
         let line = format!(
-            "{name}: {} process(es) started, {} restart(s){}, {} decisions, mean reply {:.3} ms, slowest {:.1} ms",
+            "{name} ({}): {} process(es) started, {} restart(s){}, {} decisions, {faults} fault(s), mean reply {:.3} ms, slowest {:.1} ms",
+            cfg.bots[i],
             r.spawns,
             r.restarts,
             if r.forfeited { ", FORFEITED" } else { "" },
@@ -181,8 +232,39 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             eprintln!("pitboss: warning: {name}: {w}");
             log.push_str(&format!("  warning: {w}\n"));
         }
-        for f in r.faults.iter().take(5) {
+        for f in &r.faults {
             log.push_str(&format!("  fault: {f}\n"));
+        }
+        if r.faults.len() as u64 > 0 && faults > r.faults.len() as u64 {
+            log.push_str(&format!(
+                "  ({} more fault(s) of the same kinds; counts by kind in summary.csv)\n",
+                faults - r.faults.len() as u64
+            ));
+        }
+        // More than 1% of the decisions it was asked for (answered or not).
+        let asked = r.decisions.max(faults);
+        if r.forfeited || faults * 100 > asked {
+            let mut reasons: Vec<String> = Vec::new();
+            for f in &r.faults {
+                let f = f.to_string();
+                if !reasons.contains(&f) && reasons.len() < 3 {
+                    reasons.push(f);
+                }
+            }
+            loud.push(format!(
+                "WARNING: bot `{name}` {} ({faults} fault(s) in {asked} decision(s)); first reasons: {}; all in {}",
+                if r.forfeited {
+                    "FORFEITED the match"
+                } else {
+                    "faulted on more than 1% of its decisions"
+                },
+                if reasons.is_empty() {
+                    "none recorded".to_string()
+                } else {
+                    reasons.join(" | ")
+                },
+                cfg.out.join("match.log").display()
+            ));
         }
     }
     drop(factory);
@@ -206,5 +288,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     );
     print!("{}", pitboss_arena::summary::table(&result.rows));
     println!("wrote {}", cfg.out.join("summary.csv").display());
+    if cfg.history {
+        for f in ["hands.csv", pitboss_arena::runner::history_phhs_name(&cfg)] {
+            let path = cfg.out.join(f);
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            println!("wrote {} ({})", path.display(), human_size(size));
+        }
+    }
+    for l in &loud {
+        eprintln!("pitboss: {l}");
+    }
+    if strict && !loud.is_empty() {
+        return Err(Troubled(loud.len()).into());
+    }
     Ok(())
 }

@@ -21,6 +21,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let cfg = TournamentConfig::from_file(file.overlay(flags), || {
         PathBuf::from("results").join(format!("{}-default", timestamp()))
     })?;
+    super::outdir::prepare(&cfg.out, false, super::tournament::tournament_folder)?;
+    super::play::install_interrupt_handler(super::tournament::interrupt_note(&cfg.out));
     let report = super::tournament::run_config(&cfg, Shard::default(), RunMode::Resume)?
         .expect("unsharded runs report");
     super::tournament::print_report(&report, &cfg.out);

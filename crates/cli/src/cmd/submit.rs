@@ -2,11 +2,15 @@
 //! play it against every registered bot with the registry's settings (reusing every result that
 //! does not involve it), and update the registry's leaderboard.
 //!
-//! Registry layout (default `bots/registry/`, contents git-ignored except its README):
+//! Where the registry is: `--registry DIR`, else `$PITBOSS_REGISTRY`, else the per-user data
+//! folder (`$XDG_DATA_HOME/pitboss/registry`, by default `~/.local/share/pitboss/registry`), so
+//! that it does not depend on where the command is run from.
+//!
+//! Registry layout:
 //! `registry.toml` (settings and entries), `entries/<name>/` (the entry record and a copy of the
 //! bot's manifest or program), `tournament/` (plan, unit results, leaderboard and report).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use pitboss_arena::output::{timestamp, write_atomic};
@@ -175,6 +179,63 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
     Ok(cfg)
 }
 
+/// The registry folder and where that choice came from (for the "new registry" message).
+///
+/// # Errors
+/// A [`pitboss_arena::ConfigError`] when no flag, no variable and no home folder give one.
+pub fn registry_dir(
+    flag: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<(PathBuf, &'static str)> {
+    if let Some(d) = flag {
+        return Ok((d.to_path_buf(), "from --registry"));
+    }
+    if let Some(d) = env("PITBOSS_REGISTRY").filter(|d| !d.is_empty()) {
+        return Ok((PathBuf::from(d), "from $PITBOSS_REGISTRY"));
+    }
+    if let Some(d) = env("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return Ok((
+            Path::new(&d).join("pitboss/registry"),
+            "the per-user data folder, from $XDG_DATA_HOME",
+        ));
+    }
+    if let Some(h) = env("HOME").filter(|d| !d.is_empty()) {
+        return Ok((
+            Path::new(&h).join(".local/share/pitboss/registry"),
+            "the per-user data folder",
+        ));
+    }
+    Err(pitboss_arena::ConfigError {
+        key: "--registry",
+        why: "no registry folder: give --registry DIR or set PITBOSS_REGISTRY (HOME is not set)"
+            .into(),
+    }
+    .into())
+}
+
+/// Refuses to take over a name that is a reference bot's or was submitted from another spec,
+/// unless `--replace`: a typo in `--name` must not silently replace someone else's bot.
+fn check_name(reg: &Registry, name: &str, spec: &str, replace: bool) -> anyhow::Result<()> {
+    let Some(e) = reg.entries.iter().find(|e| e.name == name) else {
+        return Ok(());
+    };
+    if e.spec == spec || replace {
+        return Ok(());
+    }
+    let whose = if pitboss_bots::NAMES.contains(&e.name.as_str()) && e.spec == e.name {
+        "a reference bot".to_string()
+    } else {
+        format!("a bot submitted from `{}` (version {})", e.spec, e.version)
+    };
+    Err(pitboss_arena::ConfigError {
+        key: "--name",
+        why: format!(
+            "`{name}` is {whose}; choose another name, or add --replace to replace it with `{spec}`"
+        ),
+    }
+    .into())
+}
+
 pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
     if !valid_name(&args.name) {
         return Err(pitboss_arena::ConfigError {
@@ -183,6 +244,11 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
         }
         .into());
     }
+    let (dir, source) = registry_dir(args.registry.as_deref(), &|k| std::env::var(k).ok())?;
+    let dir = &dir;
+    let is_new = !dir.join("registry.toml").exists();
+    let mut reg = load(dir)?;
+    check_name(&reg, &args.name, &args.bot, args.replace)?;
     let check = bots::conformance(&args.bot, args.allow_read_outside);
     if !check.passed {
         anyhow::bail!(
@@ -192,9 +258,16 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
         );
     }
     println!("conformance check passed: {}", check.report);
-    let dir = &args.registry;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut reg = load(dir)?;
+    if is_new {
+        println!(
+            "created a new registry in {} ({source}) with the reference bots {}",
+            dir.display(),
+            pitboss_bots::NAMES.join(", ")
+        );
+    } else {
+        println!("registry: {} ({source})", dir.display());
+    }
     let hash = bot_hash(&args.bot)?;
     let tdir = dir.join("tournament");
     match reg.entries.iter_mut().find(|e| e.name == args.name) {

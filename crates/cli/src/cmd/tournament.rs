@@ -67,15 +67,34 @@ pub fn read_file(path: &Path) -> anyhow::Result<TournamentFile> {
     toml::from_str(&text).with_context(|| format!("tournament file {}", path.display()))
 }
 
-/// `--bot NAME=SPEC` or `--bot SPEC`.
-fn entrant(s: &str) -> EntrantEntry {
-    match s.split_once('=') {
+/// `--bot NAME=SPEC` or `--bot SPEC`. A spec that is not itself a bot name (a bot.toml path,
+/// `exec:...`) is named after its manifest `name` or program, made unique against `taken`.
+fn entrant(s: &str, taken: &mut Vec<String>) -> EntrantEntry {
+    let e = match s.split_once('=') {
         Some((name, spec)) if tournament::config::valid_name(name) => EntrantEntry::Named {
             name: name.to_string(),
             spec: spec.to_string(),
         },
-        _ => EntrantEntry::Spec(s.to_string()),
-    }
+        _ if tournament::config::valid_name(s) => EntrantEntry::Spec(s.to_string()),
+        _ => {
+            let base = pitboss_arena::external::display_name(s);
+            let mut name = base.clone();
+            let mut k = 1;
+            while taken.contains(&name) {
+                k += 1;
+                name = format!("{base}-{k}");
+            }
+            EntrantEntry::Named {
+                name,
+                spec: s.to_string(),
+            }
+        }
+    };
+    taken.push(match &e {
+        EntrantEntry::Spec(s) => s.clone(),
+        EntrantEntry::Named { name, .. } => name.clone(),
+    });
+    e
 }
 
 fn default_out(name: &str) -> PathBuf {
@@ -118,7 +137,10 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
     let flags = TournamentFile {
         name: None,
         games: (!args.games.is_empty()).then(|| args.games.clone()),
-        bots: (!args.bots.is_empty()).then(|| args.bots.iter().map(|b| entrant(b)).collect()),
+        bots: (!args.bots.is_empty()).then(|| {
+            let mut taken = Vec::new();
+            args.bots.iter().map(|b| entrant(b, &mut taken)).collect()
+        }),
         format: args.format.clone(),
         table_size: args.table_size,
         tables: args.tables,
@@ -260,8 +282,45 @@ pub fn print_report(report: &Report, out: &Path) {
     );
 }
 
+/// Whether `dir` holds a tournament: its plan (the plan check then decides whether it is this
+/// one), or only what a tournament killed before its plan was complete leaves behind.
+pub fn tournament_folder(dir: &Path) -> bool {
+    if dir.join("plan.json").is_file() {
+        return true;
+    }
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(Result::ok).all(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("plan.json")
+                || name.starts_with("shard.json")
+                || name == "units"
+                || name == "bots"
+        })
+    })
+}
+
+/// Prints, on Ctrl-C, where the finished units of `out` are and the exact command that goes on.
+pub fn interrupt_note(out: &Path) -> impl Fn() -> String + Send + 'static {
+    let out = out.to_path_buf();
+    move || {
+        let units = std::fs::read_dir(out.join("units")).map_or(0, |d| d.count());
+        format!(
+            "{units} finished unit(s) are kept in {}; continue with: pitboss tournament --resume {}",
+            out.join("units").display(),
+            super::outdir::shell_word(&out)
+        )
+    }
+}
+
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
     let cfg = config_from_args(&args)?;
+    if args.resume.is_none() {
+        // A folder with a plan is this tournament or is refused by the plan check (naming the
+        // first differing key); anything else in it is not ours.
+        super::outdir::prepare(&cfg.out, args.force, tournament_folder)?;
+    }
+    super::play::install_interrupt_handler(interrupt_note(&cfg.out));
     let shard = match &args.shard {
         Some(s) => Shard::parse(s).map_err(|why| cfg_err("--shard", why))?,
         None => Shard::from_env(&|k| std::env::var(k).ok())

@@ -1,5 +1,5 @@
 //! The known differences with PokerKit 0.7.7: which one a refused action or a settlement
-//! difference shows, decided by the situation in the replayed hand (RULES.md lists 1-7; 8 and 9
+//! difference shows, decided by the situation in the replayed hand (docs/RULES.md lists 1-7; 8 and 9
 //! were found by the cross-check, see the README).
 
 use pitboss_cards::{eval, CardSet};
@@ -42,7 +42,7 @@ impl Run<'_> {
             r.known = Some(9);
             r.reason = format!(
                 "known difference 9 with PokerKit 0.7.7 (found by this cross-check, not in \
-                 RULES.md's list): a bring-in player with no more than the bring-in may \
+                 docs/RULES.md's list): a bring-in player with no more than the bring-in may \
                  'complete' all-in in PokerKit, which then prices the next completion as a raise \
                  over it; here that player posted the bring-in all-in ({})",
                 r.reason
@@ -56,9 +56,9 @@ impl Run<'_> {
             r.known = Some(8);
             r.reason = format!(
                 "known difference 8 with PokerKit 0.7.7 (found by this cross-check, not in \
-                 RULES.md's list): PokerKit counts a raise as full when it is at least the largest \
+                 docs/RULES.md's list): PokerKit counts a raise as full when it is at least the largest \
                  raise so far this round (the first raise over the blinds, or one after a short \
-                 all-in bet, of any size), so it reopens raising; RULES.md does not ({})",
+                 all-in bet, of any size), so it reopens raising; docs/RULES.md does not ({})",
                 r.reason
             );
             return r;
@@ -99,7 +99,7 @@ impl Run<'_> {
     }
 
     /// Whether this round had a raise that PokerKit counts as full (at least the largest raise
-    /// so far this round, starting from zero) but RULES.md does not (smaller than a full raise).
+    /// so far this round, starting from zero) but docs/RULES.md does not (smaller than a full raise).
     pub(super) fn pokerkit_full_short_raise(&self, round: &[Event]) -> bool {
         let st = &self.game.stakes;
         let fixed = self.game.structure == Structure::FixedLimit;
@@ -175,7 +175,7 @@ impl Run<'_> {
         false
     }
 
-    /// RULES.md difference 5: a short big blind or bring-in, after which someone else called or
+    /// docs/RULES.md difference 5: a short big blind or bring-in, after which someone else called or
     /// raised (or tried to) on that street.
     pub(super) fn short_forced(&self, events: &[Event], trying: Option<Seat>) -> Option<String> {
         let st = &self.game.stakes;
@@ -204,7 +204,7 @@ impl Run<'_> {
                 _ => {}
             }
         }
-        // Still on the street of the short forced bet: the level RULES.md keeps decides who
+        // Still on the street of the short forced bet: the level docs/RULES.md keeps decides who
         // owes what (PokerKit may not even ask the others to act).
         if first_round {
             answered = answered
@@ -240,7 +240,7 @@ impl Run<'_> {
         let (seat, amount, what, level) = short?;
         answered.then(|| {
             format!(
-                "{} posted a short {what} of {amount}; RULES.md keeps {level} as the level to \
+                "{} posted a short {what} of {amount}; docs/RULES.md keeps {level} as the level to \
                  call, PokerKit lets the others call only {amount}",
                 self.pname(seat)
             )
@@ -268,13 +268,13 @@ impl Run<'_> {
                 let (k, why) = if odd_tie && !(no_low_side || merged) {
                     (
                         4,
-                        "a tied pot had an odd chip; RULES.md gives it to the tied hand with the \
+                        "a tied pot had an odd chip; docs/RULES.md gives it to the tied hand with the \
                          highest card, PokerKit to the lowest seat",
                     )
                 } else if no_low_side {
                     (
                         6,
-                        "a side pot had no eligible qualifying low; RULES.md gives the best high \
+                        "a side pot had no eligible qualifying low; docs/RULES.md gives the best high \
                          all of it, PokerKit still splits off a low half",
                     )
                 } else {

@@ -35,7 +35,7 @@ pub fn random_setup(rng: &mut ChaCha8Rng, preset: usize) -> TableSetup {
     let stacks: Vec<Chips> = (0..n)
         .map(|_| {
             let r = below(rng, 100);
-            // At least the forced bets: a short big blind or bring-in is RULES.md difference 5.
+            // At least the forced bets: a short big blind or bring-in is docs/RULES.md difference 5.
             let forced = game.stakes.ante + game.stakes.big_blind.max(game.stakes.bring_in) + 1;
             if r < 6 {
                 forced + below(rng, unit)
@@ -55,7 +55,7 @@ pub fn random_setup(rng: &mut ChaCha8Rng, preset: usize) -> TableSetup {
 
 /// A random legal action; `folds` = whether this hand lets players fold.
 /// `raise_ok` is false in fixed limit after a short all-in raise this round: PokerKit counts it
-/// toward the cap (RULES.md difference 7), so the generator does not raise again.
+/// toward the cap (docs/RULES.md difference 7), so the generator does not raise again.
 pub fn random_action(legal: &Legal, rng: &mut ChaCha8Rng, folds: bool, raise_ok: bool) -> Action {
     if let Some(hand) = legal.discard {
         let k = [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5][below(rng, 11) as usize];
@@ -105,7 +105,7 @@ pub fn play(seed: u64, k: u64, preset: usize) -> Played {
     let setup = random_setup(&mut rng, preset);
     let table = setup.validate().expect("valid random setup");
     // Eight-handed stud never folds: with folded cards and a short stub on seventh street
-    // RULES.md deals a community card where PokerKit reshuffles (difference 3).
+    // docs/RULES.md deals a community card where PokerKit reshuffles (difference 3).
     let folds = setup.stacks.len() < 8;
     let mut hand = Hand::start(&table, Deck::for_hand(seed ^ preset as u64, k)).expect("deal");
     while let Some(legal) = hand.legal() {

@@ -297,7 +297,7 @@ impl<S: CardSource> Hand<S> {
             Action::Raise { to } => {
                 let (kind, min_full) = self.raise_kind_and_min();
                 // The first bet of a round (or the first completion of a bring-in) opens the
-                // betting whatever its size: RULES.md's "does not reopen" is about raises. A short
+                // betting whatever its size: docs/RULES.md's "does not reopen" is about raises. A short
                 // all-in bet therefore lets players who checked raise, without counting toward the
                 // cap or changing the raise increment.
                 let opening = kind == RaiseKind::Bet

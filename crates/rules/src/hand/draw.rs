@@ -1,5 +1,5 @@
 //! Triple-draw draws: declarations in turn, then replacements served in the same order, with the
-//! reshuffle rule of RULES.md (a new stub from the muck, without the discards of the player being
+//! reshuffle rule of docs/RULES.md (a new stub from the muck, without the discards of the player being
 //! served or of players not yet served).
 
 use pitboss_cards::CardSet;
@@ -77,7 +77,13 @@ impl<S: CardSource> Hand<S> {
                     up: false,
                 });
             }
-            self.muck = self.muck.union(thrown);
+            // What is left of the discards: a dealer whose dealing is only checked for physical
+            // possibility may have handed some of them out again already.
+            for c in thrown.iter() {
+                if !self.is_held(c) {
+                    self.muck.insert(c);
+                }
+            }
             self.declared[s.index()] = None;
         }
         Ok(())

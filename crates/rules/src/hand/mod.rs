@@ -91,6 +91,8 @@ pub struct Hand<S: CardSource = Deck> {
     legal: Option<Legal>,
     pub(crate) won: [Chips; MAX_SEATS],
     pub(crate) events: Vec<Event>,
+    /// Cards dealt against the house convention (only with a physical-only source).
+    pub(crate) notes: Vec<String>,
 }
 
 impl<S: CardSource> Hand<S> {
@@ -144,6 +146,7 @@ impl<S: CardSource> Hand<S> {
             won: [0; MAX_SEATS],
             legal: None,
             events,
+            notes: Vec::new(),
         }
     }
 
@@ -222,17 +225,69 @@ impl<S: CardSource> Hand<S> {
         if self.unseen.remove(card) || self.muck.remove(card) {
             return Ok(card);
         }
+        if self.source.physical_only() {
+            if let Some(note) = self.physically_possible(card, to) {
+                self.notes
+                    .push(format!("{card} dealt to {}: {note}", name()));
+                return Ok(card);
+            }
+        }
+        let held = self.is_held(card);
         let why = if self.declared.iter().flatten().any(|d| d.contains(card)) {
-            "it was discarded in this draw by a player not yet served (RULES.md: a reshuffle \
+            "it was discarded in this draw by a player not yet served (docs/RULES.md: a reshuffle \
              excludes those discards; PokerKit difference 2)"
-        } else {
+        } else if held {
             "it is already live in a hand or on the board"
+        } else {
+            self.out_of_play_words()
         };
         Err(DealError::Unavailable {
             card,
             to: name(),
             why,
         })
+    }
+
+    /// Whether `card`, which the house convention would not deal now, is at least physically
+    /// available (held by nobody still in the hand, not the community card); if so the returned
+    /// text says why the house would not have dealt it.
+    fn physically_possible(&self, card: Card, to: Recipient) -> Option<&'static str> {
+        if self.is_held(card) {
+            return None;
+        }
+        for (i, d) in self.declared.iter().enumerate() {
+            if d.is_some_and(|set| set.contains(card)) {
+                return Some(if to == Recipient::Seat(Seat(i as u8)) {
+                    "the player's own discard of this draw (the house reshuffle leaves it out)"
+                } else {
+                    "a discard of a player not yet served (the house reshuffle leaves it out)"
+                });
+            }
+        }
+        Some(self.out_of_play_words())
+    }
+
+    /// Whether a player still in the hand holds `card`, or it is the community card.
+    pub(crate) fn is_held(&self, card: Card) -> bool {
+        self.community == Some(card)
+            || self.live().any(|s| {
+                self.down[s.index()].set().contains(card) || self.up[s.index()].set().contains(card)
+            })
+    }
+
+    /// What a card held by nobody still in the hand, and neither in the stub nor the muck, is.
+    fn out_of_play_words(&self) -> &'static str {
+        if self.game.variant == Variant::StudHiLo {
+            "a card of a folded hand (the house does not reshuffle folded stud hands)"
+        } else {
+            "a card already out of play"
+        }
+    }
+
+    /// Cards dealt against the house convention by a physical-only source (see
+    /// [`CardSource::physical_only`]), one text each: empty for a conventional dealing.
+    pub fn dealing_notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// Players still in the hand (not folded).

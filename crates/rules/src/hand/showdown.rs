@@ -1,5 +1,5 @@
 //! Showdown: pots from contributions, the order of showing with auto-muck, and the awards with
-//! the odd-chip rules of RULES.md.
+//! the odd-chip rules of docs/RULES.md.
 
 use pitboss_cards::eval::{self, AceFiveValue};
 use pitboss_cards::{Card, CardSet};

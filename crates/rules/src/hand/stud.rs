@@ -29,7 +29,19 @@ impl<S: CardSource> Hand<S> {
             }
             _ => {
                 let live = self.live().count() as u32;
-                if self.unseen.len() < live {
+                let short = self.unseen.len() < live;
+                if short && self.source.physical_only() && self.source.seventh_street_hole_cards() {
+                    self.notes.push(format!(
+                        "seventh street: the stub has {} card(s) for {live} players; the hole \
+                         cards were dealt anyway (the house deals one community card)",
+                        self.unseen.len()
+                    ));
+                    for s in 0..self.n {
+                        if !self.folded[usize::from(s)] {
+                            self.deal_stud(Seat(s), false)?;
+                        }
+                    }
+                } else if short {
                     let c = self.deal_to(Recipient::Board)?;
                     self.community = Some(c);
                     self.events.push(Event::Community { card: c });
