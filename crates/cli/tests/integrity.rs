@@ -123,7 +123,8 @@ fn a_match_without_a_seed_draws_one_that_config_toml_repeats() {
         ])
         .arg(&b));
     assert_ne!(seed_of(&read(&b.join("config.toml"))), seed, "{again}");
-    run(&[a.join("config.toml").to_str().unwrap()], &b);
+    // `b` holds another run now: repeating `a` there needs --force (or another folder).
+    run(&[a.join("config.toml").to_str().unwrap(), "--force"], &b);
     assert_eq!(read(&a.join("summary.csv")), read(&b.join("summary.csv")));
     for d in [a, b] {
         let _ = std::fs::remove_dir_all(d);
