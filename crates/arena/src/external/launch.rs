@@ -137,17 +137,16 @@ pub fn prepare(
     let mut warnings = Vec::new();
     // The operator's own flags are not capped: only what a manifest asks for.
     let lim = capped(e.limits, &mut warnings).overlay(over);
-    let program = resolve_program(&e.command[0], &e.dir).ok_or_else(|| SpecError::Manifest {
-        path: e
-            .manifest
-            .as_ref()
-            .map_or_else(|| e.command[0].clone(), |m| m.display().to_string()),
-        why: format!(
+    // A program that is not there is not refused here: the bot then fails to start, which the
+    // match records as handshake faults and announces loudly (a tournament goes on without it).
+    let program = resolve_program(&e.command[0], &e.dir).unwrap_or_else(|| {
+        warnings.push(format!(
             "command: program {:?} not found (not a file in {} nor on PATH)",
             e.command[0],
             e.dir.display()
-        ),
-    })?;
+        ));
+        PathBuf::from(&e.command[0])
+    });
     // Paths as the jail's view has them: no `..` through folders that are not in it.
     let program = match (
         program.parent().map(Path::canonicalize),
