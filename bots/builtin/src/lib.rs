@@ -5,14 +5,20 @@
 //! both games blindly; `lowball` knows deuce-to-seven triple draw and `hilo` knows seven card stud
 //! hi/lo, and each plays the other game like `call`. `bots/README.md` describes them for users.
 
+mod adaptive;
 mod call;
+mod drawmemo;
+mod eqcore;
+mod equity;
 mod hilo;
 mod lowball;
 mod raise;
 mod random;
 mod util;
 
+pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
+pub use equity::EquityBot;
 pub use hilo::HiloBot;
 pub use lowball::LowballBot;
 pub use pitboss_protocol::Bot;
@@ -20,7 +26,9 @@ pub use raise::RaiseBot;
 pub use random::RandomBot;
 
 /// The names [`builtin`] knows, in the order the README describes them.
-pub const NAMES: &[&str] = &["random", "call", "raise", "lowball", "hilo"];
+pub const NAMES: &[&str] = &[
+    "random", "call", "raise", "lowball", "hilo", "equity", "adaptive",
+];
 
 /// The built-in bot called `name`, seeded with `seed`; `None` for an unknown name.
 pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
@@ -30,6 +38,8 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "raise" => Box::new(RaiseBot::new(seed)),
         "lowball" => Box::new(LowballBot::new(seed)),
         "hilo" => Box::new(HiloBot::new(seed)),
+        "equity" => Box::new(EquityBot::new(seed)),
+        "adaptive" => Box::new(AdaptiveBot::new(seed)),
         _ => return None,
     })
 }

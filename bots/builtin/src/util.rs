@@ -218,3 +218,12 @@ impl Context {
         self.track = RoundTracker::default();
     }
 }
+
+/// The answer when a bot cannot read its view: stand pat, check if free, post the bring-in,
+/// else fold.
+pub fn passive_or_fold(legal: &LegalActions) -> Action {
+    if legal.discard.is_some() || legal.check || legal.bring_in.is_some() {
+        return passive(legal);
+    }
+    check_or_fold(legal)
+}

@@ -328,10 +328,13 @@ fn exact(spot: &DrawSpot, keep: CardSet, unseen: CardSet) -> DrawEquity {
     }
 }
 
-/// The keeps worth comparing: standing pat, and keeping the lowest `j` distinct ranks for
-/// `j = 0..=4` (one card per rank; of a pair, the card of the suit the others hold least).
-/// Keeping a pair or a card above the ten while throwing a lower one is never better in
-/// deuce-to-seven, so other keeps are not tried.
+/// The keeps worth comparing: standing pat on a made hand (no pair, straight or flush) jack or
+/// better, keeping the lowest `j` distinct ranks up to the ten for `j = 0..=4` (one card per rank;
+/// of a pair, the card of the suit the others hold least), and, from five distinct ranks, each
+/// four-card keep that throws one of them (breaking a straight or a rough hand where it helps
+/// most). Keeping a pair or a high card while throwing a lower one is never better in
+/// deuce-to-seven; "snowing" (standing pat on junk) only wins with betting, which equity leaves
+/// out, so neither is tried.
 pub fn candidates(hand: CardSet) -> Vec<CardSet> {
     let mut singles: Vec<Card> = Vec::with_capacity(5);
     let mut seen = 0u16;
@@ -344,17 +347,28 @@ pub fn candidates(hand: CardSet) -> Vec<CardSet> {
             singles.push(c);
         }
     }
-    let mut out = vec![hand];
+    let mut out = Vec::with_capacity(10);
+    if made(hand) && top(ranks(hand)) <= TEN + 1 {
+        out.push(hand);
+    }
     let mut keep = CardSet::EMPTY;
     out.push(keep);
     for c in singles.iter().take(4) {
-        if c.rank().index() > TEN + 1 {
+        if c.rank().index() > TEN {
             break;
         }
         keep.insert(*c);
         out.push(keep);
     }
-    out.dedup();
+    if singles.len() == 5 {
+        for c in &singles[..4] {
+            let mut four = hand;
+            four.remove(*c);
+            if !out.contains(&four) {
+                out.push(four);
+            }
+        }
+    }
     out
 }
 
