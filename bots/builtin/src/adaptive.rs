@@ -207,12 +207,15 @@ impl AdaptiveBot {
             return (base, random);
         }
         let (f2b, aggr, bluffs) = (f2b / n, aggr / n, bluffs / n);
+        // Moves from the priors: a folder gets more bluffs and only stronger value bets, a station
+        // no bluffs and thinner value bets; a bluffer's or maniac's bets get less respect.
         let knobs = Knobs {
-            value: (0.16 + 0.3 * f2b).clamp(0.14, 0.32),
-            respect: (0.13 - 0.2 * bluffs - 0.1 * aggr).clamp(0.0, 0.14),
+            value: (base.value + 0.3 * (f2b - 0.35)).clamp(0.1, 0.45),
+            respect: (base.respect * (1.0 + 4.0 * (0.2 - bluffs) + 2.0 * (0.25 - aggr)))
+                .clamp(0.0, 2.0 * base.respect),
             margin: base.margin,
+            bluff: (base.bluff + 1.5 * (f2b - 0.35)).clamp(0.0, 0.6),
             early: base.early,
-            bluff: ((f2b - 0.2) * 1.3).clamp(0.0, 0.55),
         };
         (knobs, random)
     }

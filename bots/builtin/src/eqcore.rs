@@ -316,10 +316,12 @@ impl Core {
                 if let Some(x) = util::raise_to(legal, to(a, b)) {
                     return x;
                 }
-            } else if mixed < fair {
-                // Bluff more when everyone checked to us, less into several players.
+            } else {
+                // Bluff more when everyone checked to us, less into several players; a middling
+                // hand bets too only when bluffing is worth much (opponents who fold a lot).
                 let p = knobs.bluff * if self.checks > 0 { 1.5 } else { 1.0 } / n;
-                if rounds_left > 0 || mixed < fair * 0.6 {
+                let p = if mixed < fair { p } else { (p - 0.15).max(0.0) };
+                if rounds_left > 0 || mixed < fair * 0.6 || mixed >= fair {
                     if self.uniform() < p {
                         if let Some(x) = util::raise_to(legal, to(size.0, size.1)) {
                             return x;

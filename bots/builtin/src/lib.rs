@@ -3,7 +3,8 @@
 //! Each is a [`Bot`] built from a seed (chosen per table and seat by the referee) and is
 //! deterministic given that seed and the messages it receives. `random`, `call` and `raise` play
 //! both games blindly; `lowball` knows deuce-to-seven triple draw and `hilo` knows seven card stud
-//! hi/lo, and each plays the other game like `call`. `bots/README.md` describes them for users.
+//! hi/lo, and each plays the other game by a short rule of thumb; `equity` and `adaptive` play
+//! both games from the equity engine `pitboss-equity`. `bots/README.md` describes them for users.
 
 mod adaptive;
 mod call;
@@ -12,6 +13,7 @@ mod eqcore;
 mod equity;
 mod hilo;
 mod lowball;
+mod offgame;
 mod raise;
 mod random;
 mod util;

@@ -1,0 +1,66 @@
+//! What the two heuristics do in the game they were not written for: a short, honest rule of
+//! thumb each, so that neither is a calling station there (a calling station hands every bot a
+//! free win and makes the crosstable a column of equal numbers).
+
+use pitboss_cards::eval::{ace_to_five_8, high, HighClass};
+use pitboss_cards::CardSet;
+use pitboss_equity::draw;
+use pitboss_protocol::{ActRequest, Action};
+
+use crate::util;
+
+/// `lowball` in stud hi/lo, 0-100: a pair or better, or low cards (eight or lower, ace low),
+/// counted on what it holds; two pair or a made low is strong.
+pub fn stud_strength(req: &ActRequest) -> i32 {
+    let cards = util::own_cards(&req.view);
+    let m = cards.rank_mask();
+    let low = ((m << 1) & 0xfe | m >> 12 & 1).count_ones() as i32;
+    let paired = m.count_ones() < cards.len();
+    let made_high = if cards.len() >= 5 {
+        high(cards).class()
+    } else if paired {
+        HighClass::Pair
+    } else {
+        HighClass::HighCard
+    };
+    let made_low = cards.len() >= 5 && ace_to_five_8(cards).is_some();
+    let mut s = 10 * low.min(5);
+    if paired {
+        s = s.max(45);
+    }
+    if made_high >= HighClass::TwoPair || made_low {
+        s = s.max(75);
+    }
+    s
+}
+
+/// `hilo` in triple draw: draw by the standard rule of `pitboss-equity`
+/// ([`draw::policy`]), bet a made eight or better, call with a made hand up to the ten or a
+/// one-card draw while draws remain, otherwise check or fold.
+pub fn draw_action(req: &ActRequest, rng_bluff: bool, big_bet: bool) -> Action {
+    let view = &req.view;
+    let hand: CardSet = view.cards.iter().collect();
+    let left = 3u8.saturating_sub(util::me(view).draws.len() as u8);
+    if let Some(max) = req.legal.discard {
+        let keep = draw::policy(hand, left);
+        let mut throw: Vec<_> = view.cards.iter().copied().filter(|c| !keep.contains(*c)).collect();
+        throw.truncate(usize::from(max));
+        return Action::Discard { cards: throw };
+    }
+    let m = hand.rank_mask();
+    let made = hand.len() == 5 && m.count_ones() == 5 && draw::policy(hand, 1) == hand;
+    let top = 15 - m.leading_zeros() as i32;
+    let s = if made {
+        match top {
+            t if t <= 6 => 85,
+            7 => 60,
+            8 => 50,
+            _ => 30,
+        }
+    } else if left > 0 && draw::policy(hand, left).len() == 4 {
+        45
+    } else {
+        10
+    };
+    util::bet_by_strength(req, s, 75, 45, rng_bluff, big_bet)
+}
