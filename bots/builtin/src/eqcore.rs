@@ -187,8 +187,7 @@ impl Core {
     }
 
     fn stud_share(&self, v: &SeatView, seed: u64) -> Option<f64> {
-        let hero: CardSet = util::own_cards(v)
-            .difference(v.board.into_iter().collect());
+        let hero: CardSet = util::own_cards(v).difference(v.board.into_iter().collect());
         let mut dead = self.shown.difference(hero);
         let mut opponents = Vec::with_capacity(7);
         let mut aggr = [0u8; 8];
@@ -270,10 +269,7 @@ impl Core {
 
     /// The draw: throw what the best keep does not hold, at most `max` cards (the highest first).
     pub fn discard(&self, cards: &[Card], keep: CardSet, max: u8) -> Action {
-        let mut throw: Vec<Card> = cards.iter().copied().filter(|c| !keep.contains(*c)).collect();
-        throw.sort_by_key(|c| std::cmp::Reverse(c.rank().index()));
-        throw.truncate(usize::from(max));
-        Action::Discard { cards: throw }
+        util::discard_keeping(cards, keep, max)
     }
 
     /// The betting rule. `share` is the pot share against random holdings; `knobs` the table.

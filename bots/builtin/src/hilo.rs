@@ -29,7 +29,7 @@ const CALL_AT: i32 = 35;
 /// scoop); a high hand beaten by a bigger pair or trips in an opponent's open cards counts for
 /// half. It bets and raises strong two-way hands, calls fair ones and folds the rest to a bet, with
 /// a few seeded semi-bluffs. Given triple draw, it draws by the standard rule of `pitboss-equity`,
-/// bets made eights, calls with made tens or one-card draws, and folds the rest to a bet.
+/// bets made eights, calls with made tens and good draws, and folds the rest to a bet.
 pub struct HiloBot {
     cx: util::Context,
 }

@@ -24,7 +24,7 @@ pub fn stud_strength(req: &ActRequest) -> i32 {
         HighClass::HighCard
     };
     let made_low = cards.len() >= 5 && ace_to_five_8(cards).is_some();
-    let mut s = 10 * low.min(5);
+    let mut s = 15 * low.min(5);
     if paired {
         s = s.max(45);
     }
@@ -34,33 +34,34 @@ pub fn stud_strength(req: &ActRequest) -> i32 {
     s
 }
 
-/// `hilo` in triple draw: draw by the standard rule of `pitboss-equity`
-/// ([`draw::policy`]), bet a made eight or better, call with a made hand up to the ten or a
-/// one-card draw while draws remain, otherwise check or fold.
+/// `hilo` in triple draw: draw by the standard rule of `pitboss-equity` ([`draw::policy`]), bet
+/// a made eight or better, call with a made hand up to the ten, a one-card draw, or a two-card
+/// draw with two draws to come, otherwise check or fold.
 pub fn draw_action(req: &ActRequest, rng_bluff: bool, big_bet: bool) -> Action {
     let view = &req.view;
     let hand: CardSet = view.cards.iter().collect();
     let left = 3u8.saturating_sub(util::me(view).draws.len() as u8);
     if let Some(max) = req.legal.discard {
-        let keep = draw::policy(hand, left);
-        let mut throw: Vec<_> = view.cards.iter().copied().filter(|c| !keep.contains(*c)).collect();
-        throw.truncate(usize::from(max));
-        return Action::Discard { cards: throw };
+        return util::discard_keeping(&view.cards, draw::policy(hand, left), max);
     }
     let m = hand.rank_mask();
     let made = hand.len() == 5 && m.count_ones() == 5 && draw::policy(hand, 1) == hand;
     let top = 15 - m.leading_zeros() as i32;
+    let keep = draw::policy(hand, left.max(1)).len();
     let s = if made {
         match top {
-            t if t <= 6 => 85,
-            7 => 60,
+            t if t <= 5 => 90,
+            6 => 78,
+            7 => 62,
             8 => 50,
-            _ => 30,
+            _ => 35,
         }
-    } else if left > 0 && draw::policy(hand, left).len() == 4 {
-        45
+    } else if left > 0 && keep == 4 {
+        50
+    } else if left > 1 && keep == 3 {
+        38
     } else {
         10
     };
-    util::bet_by_strength(req, s, 75, 45, rng_bluff, big_bet)
+    util::bet_by_strength(req, s, 75, 40, rng_bluff, big_bet)
 }

@@ -65,9 +65,10 @@ fn bench(c: &mut Criterion) {
             exact_limit: 0,
             seed: 1,
         };
-        g.bench_function(format!("draw_best_keep_200x_heads_up_{left}_draws_left"), |b| {
-            b.iter(|| draw::best_keep(black_box(&spot), &keep_cfg).unwrap())
-        });
+        g.bench_function(
+            format!("draw_best_keep_200x_heads_up_{left}_draws_left"),
+            |b| b.iter(|| draw::best_keep(black_box(&spot), &keep_cfg).unwrap()),
+        );
     }
     g.finish();
 }

@@ -23,7 +23,10 @@ fn main() {
     for h in &hands {
         acc = acc.wrapping_add(eval::high(*h).get());
     }
-    println!("high: {:?} per eval ({acc})", t.elapsed() / hands.len() as u32);
+    println!(
+        "high: {:?} per eval ({acc})",
+        t.elapsed() / hands.len() as u32
+    );
     let river = StudSpot {
         hero: set("As 2d 5h 7c 9s Kd Kh"),
         board: None,

@@ -96,7 +96,10 @@ fn stud_heads_up_river_equals_brute_force() {
         let r = ref_river(&deck[..7], &deck[7..11], |_| true);
         let got = [e.share, e.scoop, e.high, e.low];
         for k in 0..4 {
-            assert!((got[k] - r[k]).abs() < 1e-9, "seed {seed}: {got:?} vs {r:?}");
+            assert!(
+                (got[k] - r[k]).abs() < 1e-9,
+                "seed {seed}: {got:?} vs {r:?}"
+            );
         }
     }
 }
@@ -109,10 +112,13 @@ fn stud_weighted_range_equals_filtered_brute_force() {
         let deck = shuffled(seed);
         let w = |_: usize, cards: CardSet| f64::from(u8::from(paired(cards)));
         let e = stud::equity(&river_spot(&deck), &Config::default(), Some(&w)).unwrap();
-        let r = ref_river(&deck[..7], &deck[7..11], |opp| {
-            paired(opp.iter().collect())
-        });
-        assert!((e.share - r[0]).abs() < 1e-9, "seed {seed}: {} vs {}", e.share, r[0]);
+        let r = ref_river(&deck[..7], &deck[7..11], |opp| paired(opp.iter().collect()));
+        assert!(
+            (e.share - r[0]).abs() < 1e-9,
+            "seed {seed}: {} vs {}",
+            e.share,
+            r[0]
+        );
     }
 }
 
@@ -135,7 +141,12 @@ fn stud_monte_carlo_is_within_its_error_of_the_exact_value() {
         }
         assert!(mc.std_err > 0.0);
         let z = (mc.share - exact.share) / mc.std_err;
-        assert!(z.abs() < 4.5, "seed {seed}: {} vs {} (z = {z})", mc.share, exact.share);
+        assert!(
+            z.abs() < 4.5,
+            "seed {seed}: {} vs {} (z = {z})",
+            mc.share,
+            exact.share
+        );
     }
 }
 
@@ -299,7 +310,11 @@ fn best_keep_plays_like_a_lowball_player() {
     assert_eq!(keep("2c 3d 4h 7s Kc", 3, None), set("2c 3d 4h 7s"));
     assert_eq!(keep("2c 3d 4h 5s 7c", 2, Some(1)), set("2c 3d 4h 5s 7c"));
     assert_eq!(keep("2c 2d 5h 7s Kd", 3, None).len(), 3, "one deuce goes");
-    assert_eq!(keep("2c 3d 4h 5s 6c", 2, Some(2)).len(), 4, "break the straight");
+    assert_eq!(
+        keep("2c 3d 4h 5s 6c", 2, Some(2)).len(),
+        4,
+        "break the straight"
+    );
     assert!(keep("Kc Qd Jh 9s 9c", 3, None).len() <= 1);
 }
 
