@@ -295,7 +295,10 @@ impl Core {
         let value_line = fair
             + knobs.value * (1.0 - fair) * (1.0 - knobs.early * f64::from(rounds_left)).max(0.2);
         let facing = !(legal.check || legal.bring_in.is_some());
-        let eff = (mixed - knobs.respect * raises).max(0.0);
+        // Respect and margin are in heads-up units (fair share 1/2) and scale with the fair share,
+        // so that five opponents' raises do not take more than a multiway hand's whole equity.
+        let scale = 2.0 * fair;
+        let eff = (mixed - knobs.respect * raises * scale).max(0.0);
         let size = if self.uniform() < 0.5 { (1, 2) } else { (3, 4) };
         let big = util::is_big_bet(self.big_bet, legal);
         let to = |num, den| {
@@ -317,11 +320,10 @@ impl Core {
                 // hand bets too only when bluffing is worth much (opponents who fold a lot).
                 let p = knobs.bluff * if self.checks > 0 { 1.5 } else { 1.0 } / n;
                 let p = if mixed < fair { p } else { (p - 0.15).max(0.0) };
-                if rounds_left > 0 || mixed < fair * 0.6 || mixed >= fair {
-                    if self.uniform() < p {
-                        if let Some(x) = util::raise_to(legal, to(size.0, size.1)) {
-                            return x;
-                        }
+                let worth = rounds_left > 0 || mixed < fair * 0.6 || mixed >= fair;
+                if worth && self.uniform() < p {
+                    if let Some(x) = util::raise_to(legal, to(size.0, size.1)) {
+                        return x;
                     }
                 }
             }
@@ -329,13 +331,13 @@ impl Core {
         }
         let owed = legal.call.unwrap_or(0) as f64;
         let price = owed / (view.pot as f64 + owed).max(1.0);
-        let raise_line = value_line + 0.08 * raises + 0.05;
+        let raise_line = value_line + (0.08 * raises + 0.05) * scale;
         if eff > raise_line && self.raises < 4 {
             if let Some(x) = util::raise_to(legal, to(size.0 + 1, size.1 + 1)) {
                 return x;
             }
         }
-        let need = price + knobs.margin * f64::from(rounds_left);
+        let need = price + knobs.margin * f64::from(rounds_left) * scale;
         if eff >= need {
             util::passive(legal)
         } else {

@@ -157,7 +157,7 @@ fn setup(spot: &StudSpot) -> Result<Setup, EquityError> {
     if needed > unseen.len() {
         // The deck cannot give everyone a last card: one community card replaces them.
         let missing = groups[..n_groups].iter().filter(|g| !g.current).count() as u32;
-        if needed - missing + 1 > unseen.len() || board.len() > 0 {
+        if needed - missing + 1 > unseen.len() || !board.is_empty() {
             return Err(EquityError::DeckExhausted {
                 needed,
                 left: unseen.len(),
@@ -268,8 +268,8 @@ pub fn equity(
             continue;
         }
         let from = usize::from(hero_fixed);
-        for p in from..s.players {
-            values[p] = value(hands[p]);
+        for (v, h) in values.iter_mut().zip(&hands).take(s.players).skip(from) {
+            *v = value(*h);
         }
         tally.add(w, outcome_exact(&values[..s.players]));
     }
@@ -304,8 +304,9 @@ impl Enum<'_> {
         let groups = &self.s.groups[..self.s.n_groups];
         if g == groups.len() {
             let from = usize::from(self.hero_fixed);
-            for p in from..self.s.players {
-                self.values[p] = value(hands[p]);
+            let players = self.s.players;
+            for (v, h) in self.values.iter_mut().zip(&hands).take(players).skip(from) {
+                *v = value(*h);
             }
             let o = outcome_exact(&self.values[..self.s.players]);
             self.tally.add(w, o);
