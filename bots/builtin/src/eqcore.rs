@@ -216,7 +216,7 @@ impl Core {
             seed,
         };
         let weight = |i: usize, cards: CardSet| stud_range(aggr[i], cards);
-        let w: Option<stud::Weight<'_>> = if aggr.iter().any(|&a| a > 0) {
+        let w: Option<stud::Weight<'_>> = if spot.opponents.len() == 1 && aggr[0] > 0 {
             Some(&weight)
         } else {
             None
@@ -346,9 +346,11 @@ impl Core {
     }
 }
 
-/// The stud range of an opponent that bet or raised `aggr` times this hand: holdings with a pair,
-/// three low cards (eight or lower, ace low) or three of a suit keep their weight, others count
-/// for less the more it bet. Random holdings otherwise.
+/// The stud range of a heads-up opponent that bet or raised `aggr` times this hand: holdings with
+/// a pair, three low cards (eight or lower, ace low) or three of a suit keep their weight, others
+/// count for less the more it bet. Random holdings otherwise, and always multiway: there the
+/// bettor is often a maniac feeding the pot, and narrowing every raiser's range made the bot fold
+/// far too much at full tables (measured).
 fn stud_range(aggr: u8, cards: CardSet) -> f64 {
     if aggr == 0 {
         return 1.0;
