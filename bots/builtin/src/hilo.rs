@@ -5,7 +5,7 @@ use pitboss_cards::{CardSet, Rank, Suit};
 use pitboss_protocol::{ActRequest, Action, Bot, HandStart, MatchStart, SeatView};
 use rand_core::RngCore;
 
-use crate::util;
+use crate::{offgame, util};
 
 const TEN: u8 = Rank::Ten as u8;
 const QUEEN: u8 = Rank::Queen as u8;
@@ -28,7 +28,8 @@ const CALL_AT: i32 = 35;
 /// against how many cards are to come), worth the better half plus half the other (two-way hands
 /// scoop); a high hand beaten by a bigger pair or trips in an opponent's open cards counts for
 /// half. It bets and raises strong two-way hands, calls fair ones and folds the rest to a bet, with
-/// a few seeded semi-bluffs. Given triple draw, it plays like `call`.
+/// a few seeded semi-bluffs. Given triple draw, it draws by the standard rule of `pitboss-equity`,
+/// bets made eights, calls with made tens and good draws, and folds the rest to a bet.
 pub struct HiloBot {
     cx: util::Context,
 }
@@ -53,7 +54,12 @@ impl Bot for HiloBot {
     fn act(&mut self, req: &ActRequest) -> Action {
         self.cx.track.update(&req.events);
         if !util::is_stud(self.cx.stud, req) || req.legal.discard.is_some() {
-            return util::passive(&req.legal);
+            if req.view.cards.len() != 5 {
+                return util::passive(&req.legal);
+            }
+            let bluff = self.cx.rng.next_u32() < u32::MAX / 10;
+            let big_bet = util::is_big_bet(self.cx.big_bet, &req.legal);
+            return offgame::draw_action(req, bluff, big_bet);
         }
         let cards = util::own_cards(&req.view);
         let third = cards.len() <= 3;

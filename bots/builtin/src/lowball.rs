@@ -7,7 +7,7 @@ use pitboss_cards::{Card, Rank};
 use pitboss_protocol::{ActRequest, Action, Bot, HandStart, MatchStart, SeatView};
 use rand_core::RngCore;
 
-use crate::util;
+use crate::{offgame, util};
 
 const SEVEN: u8 = Rank::Seven as u8;
 const EIGHT: u8 = Rank::Eight as u8;
@@ -26,7 +26,8 @@ const CALL_AT: i32 = 40;
 /// draws left and what the opponents drew (a pat opponent makes its draws worth less, opponents
 /// drawing two or more make its hand worth more), then raises strong hands (made 8s, one-card draws
 /// to a 7 early), calls reasonable draws, mixes in a few seeded semi-bluffs, and folds weak hands
-/// to a bet. Given stud, it plays like `call`.
+/// to a bet. Given stud, it plays a short rule: it stays in with a pair or low cards, bets two
+/// pair or a made low, and folds the rest to a bet.
 pub struct LowballBot {
     cx: util::Context,
 }
@@ -51,7 +52,13 @@ impl Bot for LowballBot {
     fn act(&mut self, req: &ActRequest) -> Action {
         self.cx.track.update(&req.events);
         if util::is_stud(self.cx.stud, req) || req.view.cards.len() != 5 {
-            return util::passive(&req.legal);
+            if req.legal.discard.is_some() {
+                return util::passive(&req.legal);
+            }
+            let big_bet = util::is_big_bet(self.cx.big_bet, &req.legal);
+            let s = offgame::stud_strength(req);
+            let pressure = 8 * i32::from(self.cx.track.raises.saturating_sub(1));
+            return util::bet_by_strength(req, s, 75 + pressure, 40 + pressure, false, big_bet);
         }
         let view = &req.view;
         let draws_done = util::me(view).draws.len();

@@ -218,3 +218,24 @@ impl Context {
         self.track = RoundTracker::default();
     }
 }
+
+/// The answer when a bot cannot read its view: stand pat, check if free, post the bring-in,
+/// else fold.
+pub fn passive_or_fold(legal: &LegalActions) -> Action {
+    if legal.discard.is_some() || legal.check || legal.bring_in.is_some() {
+        return passive(legal);
+    }
+    check_or_fold(legal)
+}
+
+/// A discard of every card of `cards` not in `keep`, at most `max` of them (the highest first).
+pub fn discard_keeping(cards: &[Card], keep: CardSet, max: u8) -> Action {
+    let mut throw: Vec<Card> = cards
+        .iter()
+        .copied()
+        .filter(|c| !keep.contains(*c))
+        .collect();
+    throw.sort_by_key(|c| std::cmp::Reverse(c.rank().index()));
+    throw.truncate(usize::from(max));
+    Action::Discard { cards: throw }
+}

@@ -206,7 +206,7 @@ fn call_never_folds_or_raises_when_it_can_stay_in() {
         match action {
             Action::Fold => assert!(!stay, "call folded with {l:?}"),
             Action::Raise { .. } => assert!(!stay, "call raised with {l:?}"),
-            Action::Discard { cards } => assert!(cards.is_empty(), "call drew {cards:?}"),
+            Action::Discard { .. } => {}
             Action::Check | Action::Call | Action::BringIn => {}
         }
     }
@@ -215,6 +215,12 @@ fn call_never_folds_or_raises_when_it_can_stay_in() {
 #[test]
 fn raise_raises_the_minimum_whenever_allowed() {
     for (req, action) in answers("raise", 5) {
+        let last_round = req.view.round >= 3 && req.legal.discard.is_none();
+        if last_round && matches!(action, Action::Check | Action::Fold) {
+            // The last round with junk: it gives up (checks, or folds when it cannot check).
+            assert!(action == Action::Check || !req.legal.check, "{action:?}");
+            continue;
+        }
         match (req.legal.raise, &action) {
             (Some(r), Action::Raise { to }) => assert_eq!(*to, r.min_to),
             (Some(_), other) if req.legal.discard.is_none() => {

@@ -4,12 +4,14 @@ use pitboss_bots::NAMES;
 
 const README: &str = include_str!("../../README.md");
 
-const SOURCES: [(&str, &str); 5] = [
+const SOURCES: [(&str, &str); 7] = [
     ("random", include_str!("../src/random.rs")),
     ("call", include_str!("../src/call.rs")),
     ("raise", include_str!("../src/raise.rs")),
     ("lowball", include_str!("../src/lowball.rs")),
     ("hilo", include_str!("../src/hilo.rs")),
+    ("equity", include_str!("../src/equity.rs")),
+    ("adaptive", include_str!("../src/adaptive.rs")),
 ];
 
 fn words(text: &str) -> String {

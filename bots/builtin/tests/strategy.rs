@@ -218,15 +218,20 @@ fn hilo_bets_a_made_low_with_a_high_draw_on_fifth_street() {
 }
 
 #[test]
-fn heuristics_play_the_other_game_like_call() {
-    // lowball given stud posts the bring-in and calls; hilo given triple draw stands pat.
+fn heuristics_are_no_calling_stations_in_the_other_game() {
+    // lowball given stud folds junk to a completion; hilo given triple draw draws by the
+    // standard rule and folds a pat pair of kings to a bet after the last draw.
     let mut lb = builtin("lowball", 0).unwrap();
     lb.match_start(&match_start("stud-hi-lo", "fixed-limit"));
-    assert_eq!(lb.act(&facing_completion("Kd 9c", "4h")), Action::Call);
+    assert_eq!(lb.act(&facing_completion("Kd 9c", "Qh")), Action::Fold);
+    assert_eq!(lb.act(&facing_completion("2d 3c", "4h")), Action::Call);
     let mut hl = builtin("hilo", 0).unwrap();
     hl.match_start(&match_start("triple-draw", "fixed-limit"));
     let req = td_request("Kc Kd Kh 3s 2c", &[], &[], draw_legal());
-    assert_eq!(hl.act(&req), Action::Discard { cards: vec![] });
-    let req = td_request("Kc Kd Kh 3s 2c", &[3], &[0], facing_bet(4, 8));
-    assert_eq!(hl.act(&req), Action::Call);
+    let Action::Discard { cards } = hl.act(&req) else {
+        panic!("a discard")
+    };
+    assert_eq!(cards.len(), 3, "keeps the deuce and the trey: {cards:?}");
+    let req = td_request("Kc Kd Kh 3s 2c", &[3, 3, 3], &[0, 0, 0], facing_bet(4, 8));
+    assert_eq!(hl.act(&req), Action::Fold);
 }

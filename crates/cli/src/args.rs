@@ -157,7 +157,7 @@ Examples:
   pitboss submit lowball --name lowball-2
   pitboss submit raise --name maniac --registry /srv/pitboss/registry"#;
 
-const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo) against each other in
+const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo, equity, adaptive) against each other in
 27td-fl and stud8-fl, duplicate heads-up round robin, and writes results/<timestamp>-default/ with
 leaderboard.csv, crosstable.csv, leaderboard.md and report.html (open it in a browser).
 
@@ -282,7 +282,7 @@ Examples:
   pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
   pitboss match match.toml --threads 2 --out results/my-run --history
 
-Bots: built-in names random, call, raise, lowball, hilo (see bots/README.md); exec:COMMAND ARGS
+Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive (see bots/README.md); exec:COMMAND ARGS
 for any program speaking protocol.md; or a bot.toml manifest (e.g. bots/python/simple/bot.toml).
 External bots run sandboxed (Landlock, no network) unless --no-sandbox; their stderr goes to
 <out>/bots/, transcripts (--transcript) to <out>/transcripts/, what was enforced to <out>/match.log.

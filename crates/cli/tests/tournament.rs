@@ -309,18 +309,18 @@ fn submit_ranks_a_bot_and_reuses_the_others_results() {
         .arg(&reg));
     assert!(out.contains("lowball-2 ranks"), "{out}");
     let board = std::fs::read_to_string(reg.join("tournament/leaderboard.csv")).unwrap();
-    assert_eq!(board.lines().count(), 1 + 6, "{board}");
+    assert_eq!(board.lines().count(), 1 + 8, "{board}");
     let toml = std::fs::read_to_string(reg.join("registry.toml")).unwrap();
     assert!(
         toml.contains("name = \"lowball-2\"") && toml.contains("hash = "),
         "{toml}"
     );
     assert!(reg.join("entries/lowball-2/entry.toml").exists());
-    // A second bot: only its 6 pairings x 2 games x 5 batches are played.
+    // A second bot: only its 8 pairings x 2 games x 5 batches are played.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])
         .arg(&reg));
-    assert!(out.contains("60 units played, 150 reused"), "{out}");
+    assert!(out.contains("80 units played, 280 reused"), "{out}");
     // Unchanged resubmission: nothing to play.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])

@@ -1,0 +1,256 @@
+//! `adaptive`: `equity` with its betting knobs moved per opponent from what it has seen them do.
+
+use pitboss_cards::eval::{ace_to_five_8, deuce_to_seven, high, HighClass};
+use pitboss_cards::CardSet;
+use pitboss_protocol::{ActRequest, Action, Bot, Event, HandEnd, HandStart, MatchStart};
+
+use crate::eqcore::{Core, Knobs};
+use crate::util;
+
+/// Seats are tracked relative to this bot's seat: the arena rotates bots cyclically over the seats,
+/// so an offset keeps naming the same opponent across hands.
+const MAX_SEATS: usize = 8;
+
+/// Counts of one opponent's observed behaviour over the match, with priors that keep a few hands
+/// from swinging the knobs (each rate starts as `prior` worth `weight` observations).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tendency {
+    faced: f64,
+    folded: f64,
+    acts: f64,
+    aggressive: f64,
+    bet_shows: f64,
+    weak_bet_shows: f64,
+    pat_shows: f64,
+    weak_pat_shows: f64,
+}
+
+fn rate(hits: f64, n: f64, prior: f64, weight: f64) -> f64 {
+    (hits + prior * weight) / (n + weight)
+}
+
+impl Tendency {
+    /// How often it folds when it faces a bet or raise.
+    fn fold_to_bet(&self) -> f64 {
+        rate(self.folded, self.faced, 0.35, 10.0)
+    }
+    /// Share of its voluntary actions that are bets or raises.
+    fn aggression(&self) -> f64 {
+        rate(self.aggressive, self.acts, 0.25, 10.0)
+    }
+    /// Share of its hands shown after betting the last round that were weak.
+    fn bluffs(&self) -> f64 {
+        rate(self.weak_bet_shows, self.bet_shows, 0.2, 6.0)
+    }
+    /// Share of its pat hands shown that were not a made ten or better.
+    fn weak_pats(&self) -> f64 {
+        rate(self.weak_pat_shows, self.pat_shows, 0.1, 4.0)
+    }
+}
+
+/// `adaptive` starts from `equity` — the same equity engine, draws and betting rule — and moves
+/// the rule's knobs per opponent from what it has observed over the match: how often the opponent
+/// folds to a bet or raise, how much of its play is betting and raising, how often the hands it
+/// bet into a showdown were weak (bluffs), and in triple draw how often its pat hands were not
+/// made. Against players who fold a lot it bluffs more and needs less to bet; against players who
+/// never fold it stops bluffing and bets thinner for value; against aggressive bluffers it calls
+/// lighter, against players who only bet good hands it folds more; and an opponent whose pat hands
+/// are mostly junk is treated as holding random cards. With several opponents the knobs are
+/// averaged over those still in. All counts start from priors, so early hands move it little.
+pub struct AdaptiveBot {
+    core: Core,
+    seat: usize,
+    seats: usize,
+    seen: [Tendency; MAX_SEATS],
+    /// This hand: per absolute seat, current bet, whether it bet or raised this round, its latest
+    /// draw count and its up cards as last seen.
+    bet: [u64; MAX_SEATS],
+    level: u64,
+    raised_round: bool,
+    aggr_round: [bool; MAX_SEATS],
+    last_draw: [Option<u8>; MAX_SEATS],
+    up: [CardSet; MAX_SEATS],
+    board: CardSet,
+    stud: bool,
+}
+
+impl AdaptiveBot {
+    pub fn new(seed: u64) -> AdaptiveBot {
+        AdaptiveBot {
+            core: Core::new(seed),
+            seat: 0,
+            seats: 2,
+            seen: [Tendency::default(); MAX_SEATS],
+            bet: [0; MAX_SEATS],
+            level: 0,
+            raised_round: false,
+            aggr_round: [false; MAX_SEATS],
+            last_draw: [None; MAX_SEATS],
+            up: [CardSet::EMPTY; MAX_SEATS],
+            board: CardSet::EMPTY,
+            stud: false,
+        }
+    }
+
+    fn rel(&self, seat: u8) -> usize {
+        (usize::from(seat) + self.seats - self.seat) % self.seats.max(1) % MAX_SEATS
+    }
+
+    /// Learns from the events (every seat's public actions, draws and shown hands).
+    fn observe(&mut self, events: &[Event]) {
+        for e in events {
+            match *e {
+                Event::Round { .. } => {
+                    self.bet = [0; MAX_SEATS];
+                    self.level = 0;
+                    self.raised_round = false;
+                    self.aggr_round = [false; MAX_SEATS];
+                }
+                Event::Blind { seat, amount, .. } | Event::BringIn { seat, amount, .. } => {
+                    let s = usize::from(seat) % MAX_SEATS;
+                    self.bet[s] += amount;
+                    self.level = self.level.max(self.bet[s]);
+                }
+                Event::Call { seat, amount, .. } => {
+                    let s = usize::from(seat) % MAX_SEATS;
+                    self.bet[s] += amount;
+                    let r = self.rel(seat);
+                    self.seen[r].acts += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced += 1.0;
+                    }
+                }
+                Event::Check { seat } => self.seen[self.rel(seat)].acts += 1.0,
+                Event::Fold { seat } => {
+                    let r = self.rel(seat);
+                    self.seen[r].acts += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced += 1.0;
+                        self.seen[r].folded += 1.0;
+                    }
+                }
+                Event::Raise { seat, to, .. } => {
+                    let s = usize::from(seat) % MAX_SEATS;
+                    let r = self.rel(seat);
+                    self.seen[r].acts += 1.0;
+                    self.seen[r].aggressive += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced += 1.0;
+                    }
+                    self.bet[s] = to;
+                    self.level = self.level.max(to);
+                    self.raised_round = true;
+                    self.aggr_round[s] = true;
+                }
+                Event::Discard { seat, count, .. } => {
+                    self.last_draw[usize::from(seat) % MAX_SEATS] = Some(count);
+                }
+                Event::Deal {
+                    seat,
+                    card: Some(c),
+                    up: true,
+                } => {
+                    self.up[usize::from(seat) % MAX_SEATS].insert(c);
+                }
+                Event::Community { card } => {
+                    self.board.insert(card);
+                }
+                Event::Show { seat, cards } => self.showdown(seat, cards),
+                _ => {}
+            }
+        }
+    }
+
+    /// A shown hand: was it a bet into the showdown with a weak hand, a junk pat hand?
+    fn showdown(&mut self, seat: u8, cards: CardSet) {
+        if usize::from(seat) == self.seat {
+            return;
+        }
+        let s = usize::from(seat) % MAX_SEATS;
+        let all = cards.union(self.up[s]).union(self.board);
+        let weak = if self.stud {
+            all.len() < 5
+                || (high(all).class() < HighClass::TwoPair && ace_to_five_8(all).is_none())
+        } else {
+            all.len() != 5
+                || !(deuce_to_seven(all, false).class() == HighClass::HighCard
+                    && all.rank_mask() < 1 << 9)
+        };
+        let r = self.rel(seat);
+        if self.aggr_round[s] {
+            self.seen[r].bet_shows += 1.0;
+            self.seen[r].weak_bet_shows += f64::from(u8::from(weak));
+        }
+        if !self.stud && self.last_draw[s] == Some(0) {
+            self.seen[r].pat_shows += 1.0;
+            self.seen[r].weak_pat_shows += f64::from(u8::from(weak));
+        }
+    }
+
+    /// The knobs against the opponents still in (their tendencies averaged), and the seats whose
+    /// draw counts mean nothing.
+    fn knobs(&self, req: &ActRequest) -> (Knobs, u64) {
+        let (mut f2b, mut aggr, mut bluffs, mut n) = (0.0, 0.0, 0.0, 0.0);
+        let mut random = 0u64;
+        for (i, _) in util::opponents(&req.view) {
+            let t = &self.seen[self.rel(i as u8)];
+            f2b += t.fold_to_bet();
+            aggr += t.aggression();
+            bluffs += t.bluffs();
+            n += 1.0;
+            if t.weak_pats() > 0.5 {
+                random |= 1 << i;
+            }
+        }
+        let base = Knobs::for_game(util::is_stud(self.core.stud, req));
+        if n == 0.0 {
+            return (base, random);
+        }
+        let (f2b, aggr, bluffs) = (f2b / n, aggr / n, bluffs / n);
+        // Moves from the priors: a folder gets more bluffs and only stronger value bets, a station
+        // no bluffs and thinner value bets; a bluffer's or maniac's bets get less respect.
+        let knobs = Knobs {
+            value: (base.value + 0.3 * (f2b - 0.35)).clamp(0.1, 0.45),
+            respect: (base.respect * (1.0 + 4.0 * (0.2 - bluffs) + 2.0 * (0.25 - aggr)))
+                .clamp(0.0, 2.0 * base.respect),
+            margin: base.margin,
+            bluff: (base.bluff + 1.5 * (f2b - 0.35)).clamp(0.0, 0.6),
+            early: base.early,
+        };
+        (knobs, random)
+    }
+}
+
+impl Bot for AdaptiveBot {
+    fn match_start(&mut self, m: &MatchStart) {
+        self.core.match_start(m);
+        self.stud = m.game.variant == "stud-hi-lo";
+    }
+
+    fn hand_start(&mut self, h: &HandStart) {
+        self.core.hand_start();
+        self.seat = usize::from(h.seat);
+        self.seats = usize::from(h.seats).clamp(1, MAX_SEATS);
+        self.last_draw = [None; MAX_SEATS];
+        self.up = [CardSet::EMPTY; MAX_SEATS];
+        self.board = CardSet::EMPTY;
+        self.aggr_round = [false; MAX_SEATS];
+    }
+
+    fn act(&mut self, req: &ActRequest) -> Action {
+        self.core.update(req);
+        self.observe(&req.events);
+        let (knobs, random) = self.knobs(req);
+        let Some((share, keep)) = self.core.evaluate(req, random) else {
+            return util::passive_or_fold(&req.legal);
+        };
+        if let Some(max) = req.legal.discard {
+            return self.core.discard(&req.view.cards, keep, max);
+        }
+        self.core.decide(req, share, &knobs)
+    }
+
+    fn hand_end(&mut self, h: &HandEnd) {
+        self.observe(&h.events);
+    }
+}

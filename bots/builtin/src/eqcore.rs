@@ -1,0 +1,377 @@
+//! What `equity` and `adaptive` share: reading a seat view into a query for `pitboss-equity`, the
+//! per-round cache of its answer, and the betting rule that turns an equity into an action.
+//!
+//! Why one rule for both: `adaptive` is `equity` with its knobs ([`Knobs`]) moved per opponent, so
+//! any difference between the two bots in a match is the adaptation.
+
+use pitboss_cards::{Card, CardSet};
+use pitboss_equity::draw::{self, DrawOpponent};
+use pitboss_equity::stud::{self, StudOpponent, StudSpot};
+use pitboss_equity::Config;
+use pitboss_protocol::{ActRequest, Action, Event, MatchStart, SeatView};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use crate::{drawmemo, util};
+
+/// Monte Carlo samples per equity in stud (exact instead when 1,500 outcomes or fewer remain).
+const STUD_SAMPLES: u32 = 80;
+
+/// How much better (pot share) another keep must look than the standard one to be chosen.
+const KEEP_MARGIN: f64 = 0.04;
+
+/// The knobs of the betting rule. [`Knobs::default`] is `equity`'s table; `adaptive` moves them.
+#[derive(Clone, Copy, Debug)]
+pub struct Knobs {
+    /// Bet or raise for value above `fair + value * (1 - fair)` (fair = 1 / players in).
+    pub value: f64,
+    /// Equity subtracted per bet or raise an opponent made this round (their range is stronger
+    /// than random).
+    pub respect: f64,
+    /// Extra equity wanted over the pot odds to call, per betting round still to come.
+    pub margin: f64,
+    /// Probability of betting a weak hand when checked to (a bluff or semi-bluff).
+    pub bluff: f64,
+    /// The value line shrinks by this fraction per betting round to come: with draws ahead,
+    /// equities bunch up near fair share, so a good draw is already a value hand.
+    pub early: f64,
+}
+
+impl Knobs {
+    /// `equity`'s table for a game. Triple draw wants more respect for a bet and a wider margin:
+    /// a bettor there usually holds a made hand or a one-card draw, and equity against modelled
+    /// hands overrates a draw that must still get there; stud equity already narrows a bettor's
+    /// range (see `stud_range`).
+    pub fn for_game(stud: bool) -> Knobs {
+        if stud {
+            Knobs {
+                value: 0.28,
+                respect: 0.07,
+                margin: 0.025,
+                bluff: 0.10,
+                early: 0.15,
+            }
+        } else {
+            Knobs {
+                value: 0.3,
+                respect: 0.08,
+                margin: 0.035,
+                bluff: 0.10,
+                early: 0.3,
+            }
+        }
+    }
+}
+
+/// The state of the equity bots between requests.
+pub struct Core {
+    pub rng: ChaCha8Rng,
+    pub stud: Option<bool>,
+    pub big_bet: Option<bool>,
+    pub ace_five_straight: bool,
+    seed: u64,
+    decisions: u64,
+    /// Bets and raises by others this round, checks this round.
+    pub raises: u8,
+    pub checks: u8,
+    /// Bets and raises of each seat this hand: an aggressor's range is narrowed to good holdings.
+    pub aggr: [u8; 8],
+    /// Cards shown this hand (dead for equity).
+    pub shown: CardSet,
+    /// Own discards this hand (not in the stub).
+    pub discarded: CardSet,
+    cache: Option<(u64, (u8, u8, u64), Cached)>,
+}
+
+#[derive(Clone, Copy)]
+enum Cached {
+    Share(f64),
+    Keep(CardSet, f64),
+}
+
+impl Core {
+    pub fn new(seed: u64) -> Core {
+        Core {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            stud: None,
+            big_bet: None,
+            ace_five_straight: false,
+            seed,
+            decisions: 0,
+            raises: 0,
+            checks: 0,
+            aggr: [0; 8],
+            shown: CardSet::EMPTY,
+            discarded: CardSet::EMPTY,
+            cache: None,
+        }
+    }
+
+    pub fn match_start(&mut self, m: &MatchStart) {
+        self.stud = Some(m.game.variant == "stud-hi-lo");
+        self.big_bet = Some(m.game.structure != "fixed-limit");
+    }
+
+    pub fn hand_start(&mut self) {
+        self.raises = 0;
+        self.checks = 0;
+        self.aggr = [0; 8];
+        self.shown = CardSet::EMPTY;
+        self.discarded = CardSet::EMPTY;
+        self.cache = None;
+    }
+
+    /// Reads the new events: this round's aggression and checks, shown cards, own discards.
+    pub fn update(&mut self, req: &ActRequest) {
+        let me = req.view.seat;
+        for e in &req.events {
+            match *e {
+                Event::Round { .. } => {
+                    self.raises = 0;
+                    self.checks = 0;
+                }
+                Event::Raise { seat, .. } if seat != me => {
+                    self.raises = self.raises.saturating_add(1);
+                    let a = &mut self.aggr[usize::from(seat) % 8];
+                    *a = a.saturating_add(1);
+                }
+                Event::Check { seat } if seat != me => self.checks = self.checks.saturating_add(1),
+                Event::Show { cards, .. } => self.shown = self.shown.union(cards),
+                Event::Discard {
+                    seat,
+                    cards: Some(c),
+                    ..
+                } if seat == me => self.discarded = self.discarded.union(c),
+                _ => {}
+            }
+        }
+    }
+
+    /// A fresh seed for each equity query (deterministic given the bot's seed).
+    fn next_seed(&mut self) -> u64 {
+        self.decisions += 1;
+        self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The pot share of this seat (stud), or of its best keep (triple draw) with that keep;
+    /// `None` when the view is not one the engine can read (the caller then plays safe).
+    /// `random_opp` lists opponents (by seat) whose draw counts carry no information.
+    pub fn evaluate(&mut self, req: &ActRequest, random_opp: u64) -> Option<(f64, CardSet)> {
+        let v = &req.view;
+        let live: u64 = util::opponents(v).fold(0, |m, (i, _)| m | 1 << i);
+        let key = (v.round, v.phase as u8, live);
+        if let Some((hand, k, c)) = self.cache {
+            if hand == req.hand && k == key {
+                return Some(match c {
+                    Cached::Share(s) => (s, CardSet::EMPTY),
+                    Cached::Keep(keep, s) => (s, keep),
+                });
+            }
+        }
+        let stud = util::is_stud(self.stud, req);
+        let seed = self.next_seed();
+        let out = if stud {
+            self.stud_share(v, seed).map(|s| (s, CardSet::EMPTY))
+        } else {
+            self.draw_keep(v, random_opp)
+        };
+        if let Some((s, keep)) = out {
+            let c = if stud {
+                Cached::Share(s)
+            } else {
+                Cached::Keep(keep, s)
+            };
+            self.cache = Some((req.hand, key, c));
+        }
+        out
+    }
+
+    fn stud_share(&self, v: &SeatView, seed: u64) -> Option<f64> {
+        let hero: CardSet = util::own_cards(v).difference(v.board.into_iter().collect());
+        let mut dead = self.shown.difference(hero);
+        let mut opponents = Vec::with_capacity(7);
+        let mut aggr = [0u8; 8];
+        let hidden = v.cards.len().min(3) as u8;
+        for (i, s) in v.seats.iter().enumerate() {
+            if i == usize::from(v.seat) {
+                continue;
+            }
+            let up: CardSet = s.up.iter().collect();
+            if s.folded {
+                dead = dead.union(up);
+            } else {
+                aggr[opponents.len()] = self.aggr[i % 8];
+                opponents.push(StudOpponent { up, hidden });
+            }
+        }
+        let spot = StudSpot {
+            hero,
+            board: v.board,
+            opponents,
+            dead: dead.difference(v.board.into_iter().collect()),
+        };
+        let cfg = Config {
+            samples: STUD_SAMPLES,
+            exact_limit: 1_500,
+            seed,
+        };
+        let weight = |i: usize, cards: CardSet| stud_range(aggr[i], cards);
+        let w: Option<stud::Weight<'_>> = if spot.opponents.len() == 1 && aggr[0] > 0 {
+            Some(&weight)
+        } else {
+            None
+        };
+        stud::equity(&spot, &cfg, w).ok().map(|e| e.share)
+    }
+
+    fn draw_keep(&self, v: &SeatView, random_opp: u64) -> Option<(f64, CardSet)> {
+        let hand: CardSet = v.cards.iter().collect();
+        let mine = util::me(v).draws.len() as u8;
+        let opponents: Vec<DrawOpponent> = util::opponents(v)
+            .map(|(i, s)| {
+                let left = 3u8.saturating_sub(s.draws.len() as u8);
+                if random_opp & 1 << i != 0 {
+                    DrawOpponent::unknown(None, left)
+                } else {
+                    let drew = s.draws.last().copied();
+                    DrawOpponent::unknown(draw_range(self.aggr[i % 8], drew), left)
+                }
+            })
+            .collect();
+        let left = 3u8.saturating_sub(mine);
+        if hand.len() != 5 || opponents.is_empty() || opponents.len() > 7 {
+            return None;
+        }
+        if left == 0 {
+            return drawmemo::keep_equity(hand, 0, &opponents, self.ace_five_straight)
+                .map(|s| (s, hand));
+        }
+        // The standard keep, unless another candidate is clearly better: the estimates carry
+        // sampling noise, and a noisy argmax over six keeps would drift to keeps that only look
+        // good by chance.
+        let standard = draw::policy(hand, left);
+        let base = drawmemo::keep_equity(standard, left, &opponents, self.ace_five_straight)?;
+        let mut best = (base + KEEP_MARGIN, standard);
+        for keep in draw::candidates(hand) {
+            let s = drawmemo::keep_equity(keep, left, &opponents, self.ace_five_straight)?;
+            if s > best.0 {
+                best = (s, keep);
+            }
+        }
+        let share = if best.1 == standard { base } else { best.0 };
+        Some((share, best.1))
+    }
+
+    /// A uniform number in [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        f64::from(self.rng.next_u32()) / 4_294_967_296.0
+    }
+
+    /// The draw: throw what the best keep does not hold, at most `max` cards (the highest first).
+    pub fn discard(&self, cards: &[Card], keep: CardSet, max: u8) -> Action {
+        util::discard_keeping(cards, keep, max)
+    }
+
+    /// The betting rule. `share` is the pot share against random holdings; `knobs` the table.
+    ///
+    /// Facing no bet: bet for value above the value line (more often the further above), bluff
+    /// with probability `bluff` from below fair share (more when checked to), else check. Facing a
+    /// bet: raise above the value line raised by the round's aggression, call when the share less
+    /// `respect` per opponent bet beats the pot odds by `margin` per round to come, else fold.
+    /// Pot and no limit: bets of one half to one pot, the same sizes for bluffs and value.
+    pub fn decide(&mut self, req: &ActRequest, share: f64, knobs: &Knobs) -> Action {
+        let legal = &req.legal;
+        let view = &req.view;
+        let stud = util::is_stud(self.stud, req);
+        let n = util::opponents(view).count().max(1) as f64;
+        let fair = 1.0 / (n + 1.0);
+        let rounds_left = if stud {
+            4u8.saturating_sub(view.round)
+        } else {
+            3u8.saturating_sub(view.round)
+        };
+        let raises = f64::from(self.raises.min(2));
+        let mixed = share + (self.uniform() - 0.5) * 0.06;
+        let value_line = fair
+            + knobs.value * (1.0 - fair) * (1.0 - knobs.early * f64::from(rounds_left)).max(0.2);
+        let facing = !(legal.check || legal.bring_in.is_some());
+        // Respect and margin are in heads-up units (fair share 1/2) and scale with the fair share,
+        // so that five opponents' raises do not take more than a multiway hand's whole equity.
+        let scale = 2.0 * fair;
+        let eff = (mixed - knobs.respect * raises * scale).max(0.0);
+        let size = if self.uniform() < 0.5 { (1, 2) } else { (3, 4) };
+        let big = util::is_big_bet(self.big_bet, legal);
+        let to = |num, den| {
+            if big {
+                util::pot_fraction_to(view, num, den)
+            } else {
+                0
+            }
+        };
+        if !facing {
+            let strong = mixed > 0.85 + 0.1 * (1.0 - fair) && big;
+            if mixed > value_line {
+                let (a, b) = if strong { (1, 1) } else { size };
+                if let Some(x) = util::raise_to(legal, to(a, b)) {
+                    return x;
+                }
+            } else {
+                // Bluff more when everyone checked to us, less into several players; a middling
+                // hand bets too only when bluffing is worth much (opponents who fold a lot).
+                let p = knobs.bluff * if self.checks > 0 { 1.5 } else { 1.0 } / n;
+                let p = if mixed < fair { p } else { (p - 0.15).max(0.0) };
+                let worth = rounds_left > 0 || mixed < fair * 0.6 || mixed >= fair;
+                if worth && self.uniform() < p {
+                    if let Some(x) = util::raise_to(legal, to(size.0, size.1)) {
+                        return x;
+                    }
+                }
+            }
+            return util::passive(legal);
+        }
+        let owed = legal.call.unwrap_or(0) as f64;
+        let price = owed / (view.pot as f64 + owed).max(1.0);
+        let raise_line = value_line + (0.08 * raises + 0.05) * scale;
+        if eff > raise_line && self.raises < 4 {
+            if let Some(x) = util::raise_to(legal, to(size.0 + 1, size.1 + 1)) {
+                return x;
+            }
+        }
+        let need = price + knobs.margin * f64::from(rounds_left) * scale;
+        if eff >= need {
+            util::passive(legal)
+        } else {
+            util::check_or_fold(legal)
+        }
+    }
+}
+
+/// The stud range of a heads-up opponent that bet or raised `aggr` times this hand: holdings with
+/// a pair, three low cards (eight or lower, ace low) or three of a suit keep their weight, others
+/// count for less the more it bet. Random holdings otherwise, and always multiway: there the
+/// bettor is often a maniac feeding the pot, and narrowing every raiser's range made the bot fold
+/// far too much at full tables (measured).
+fn stud_range(aggr: u8, cards: CardSet) -> f64 {
+    if aggr == 0 {
+        return 1.0;
+    }
+    let paired = cards.rank_mask().count_ones() < cards.len();
+    let low = (cards.rank_mask() & 0x7f | cards.rank_mask() >> 12 & 1).count_ones() >= 3;
+    let b = cards.bits();
+    let suited = (0..4).any(|s| (b >> (16 * s) & 0x1fff).count_ones() >= 3);
+    if paired || low || suited {
+        1.0
+    } else {
+        0.6_f64.powi(i32::from(aggr.min(2)))
+    }
+}
+
+/// The triple-draw model of an opponent that bet or raised `aggr` times this hand: it is taken to
+/// hold one more good card per bet (before the first draw, as if it had drawn three, two, one).
+fn draw_range(aggr: u8, drew: Option<u8>) -> Option<u8> {
+    match (aggr, drew) {
+        (0, d) => d,
+        (a, None) => Some(4u8.saturating_sub(a).max(1)),
+        (a, Some(d)) => Some(d.saturating_sub(a)),
+    }
+}

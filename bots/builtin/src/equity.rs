@@ -1,0 +1,52 @@
+//! `equity`: bets and draws from the equity engine (`pitboss-equity`).
+
+use pitboss_protocol::{ActRequest, Action, Bot, HandStart, MatchStart};
+
+use crate::eqcore::{Core, Knobs};
+use crate::util;
+
+/// `equity` plays both games from `pitboss-equity`. At each betting round it computes its share
+/// of the pot against the players still in, as if their hidden cards were random (stud: exact
+/// enumeration heads-up on seventh street, else 80 seeded samples; triple draw: opponents modelled
+/// from their draw counts, with its own best keep), and draws with the engine's best keep (the
+/// standard keep unless another candidate's equity is clearly higher, by 0.04 or more). It bets
+/// for value above a line that depends on the number of players in (fair share plus a quarter of
+/// the rest), subtracts a little equity for every bet or raise it faces (a bettor's range is better
+/// than random), calls when what is left beats the pot odds by a margin per round to come, and
+/// otherwise folds. It bluffs now and then when it is checked to or has draws left, less into
+/// several players, with a seeded random number that also blurs its thresholds, so its bets are not
+/// a readable function of its cards. In pot and no limit it bets half to three quarters of the pot
+/// (the pot with very strong hands), the same sizes for bluffs and value.
+pub struct EquityBot {
+    core: Core,
+}
+
+impl EquityBot {
+    pub fn new(seed: u64) -> EquityBot {
+        EquityBot {
+            core: Core::new(seed),
+        }
+    }
+}
+
+impl Bot for EquityBot {
+    fn match_start(&mut self, m: &MatchStart) {
+        self.core.match_start(m);
+    }
+
+    fn hand_start(&mut self, _h: &HandStart) {
+        self.core.hand_start();
+    }
+
+    fn act(&mut self, req: &ActRequest) -> Action {
+        self.core.update(req);
+        let Some((share, keep)) = self.core.evaluate(req, 0) else {
+            return util::passive_or_fold(&req.legal);
+        };
+        if let Some(max) = req.legal.discard {
+            return self.core.discard(&req.view.cards, keep, max);
+        }
+        let knobs = Knobs::for_game(util::is_stud(self.core.stud, req));
+        self.core.decide(req, share, &knobs)
+    }
+}

@@ -1,0 +1,408 @@
+//! Deuce-to-seven triple draw: the pot share of a keep with k draws left, and the best keep.
+//!
+//! What a seat knows of an opponent is how many cards it took at each draw, so an opponent is
+//! modelled from that: before any draw its five cards are random; after taking `d` cards it holds
+//! `5 - d` cards worth keeping (distinct ranks eight or lower) and `d` fresh random cards; a pat
+//! opponent holds a made hand ten or better (five distinct ranks, not a flush). From there every
+//! opponent — and this seat after the draw being decided — draws by a standard rule ([`policy`]):
+//! stand pat on a made 8 with three draws left, a 9 with two, a 10 with one; otherwise keep one
+//! card of each rank up to 8 (9 at the last draw). Opponents whose hand is known (shown, or in
+//! tests) can be given as such. Equity is the share of the pot won at showdown (ties split); it
+//! ignores folds, which is what pot odds need.
+//!
+//! ```
+//! use pitboss_cards::{parse_cards, CardSet};
+//! use pitboss_equity::{draw, Config};
+//!
+//! // One draw left, 2-3-4-7-K against an opponent who took one card last time.
+//! let hand: CardSet = parse_cards("2c 3d 4h 7s Kc").unwrap().iter().collect();
+//! let spot = draw::DrawSpot {
+//!     hand,
+//!     draws_left: 1,
+//!     opponents: vec![draw::DrawOpponent::unknown(Some(1), 1)],
+//!     dead: CardSet::EMPTY,
+//!     ace_five_straight: false,
+//! };
+//! let best = draw::best_keep(&spot, &Config::default()).unwrap();
+//! assert_eq!(best.keep.len(), 4); // throw the king
+//! assert!(!best.keep.contains("Kc".parse().unwrap()));
+//! ```
+
+use pitboss_cards::eval::deuce_to_seven;
+use pitboss_cards::{Card, CardSet};
+
+use crate::sample::{Pool, Tally};
+use crate::{Config, EquityError};
+
+/// An opponent in a draw hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawOpponent {
+    /// Cards it took at its latest draw (`None` before its first).
+    pub drew: Option<u8>,
+    /// Draws it still has (3 before the first draw; fewer once it drew in this draw round).
+    pub draws_left: u8,
+    /// Its five cards when known (shown hands, tests); `None` to use the model.
+    pub known: Option<CardSet>,
+}
+
+impl DrawOpponent {
+    /// An opponent known only by its draw counts.
+    pub const fn unknown(drew: Option<u8>, draws_left: u8) -> DrawOpponent {
+        DrawOpponent {
+            drew,
+            draws_left,
+            known: None,
+        }
+    }
+}
+
+/// One seat's information at a triple-draw decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawSpot {
+    /// The five cards held.
+    pub hand: CardSet,
+    /// Draws still to come for this seat, counting one being decided now (0 to 3).
+    pub draws_left: u8,
+    /// The opponents still in the hand (1 to 7).
+    pub opponents: Vec<DrawOpponent>,
+    /// Cards known not to be in the stub (this seat's own discards).
+    pub dead: CardSet,
+    /// The table option: A-2-3-4-5 is a straight.
+    pub ace_five_straight: bool,
+}
+
+/// The worth of a keep.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DrawEquity {
+    /// Expected share of the pot at showdown.
+    pub share: f64,
+    /// Standard error of `share` (0 when exact).
+    pub std_err: f64,
+    pub samples: u64,
+    pub exact: bool,
+}
+
+/// The best keep found and its equity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Keep {
+    /// The cards to keep (throw the rest).
+    pub keep: CardSet,
+    pub equity: DrawEquity,
+    /// How many keeps were compared.
+    pub candidates: u32,
+}
+
+const EIGHT: u8 = 6;
+const NINE: u8 = 7;
+const TEN: u8 = 8;
+
+#[inline]
+fn ranks(hand: CardSet) -> u16 {
+    hand.rank_mask()
+}
+
+#[inline]
+fn straight(mask: u16) -> bool {
+    let m = u32::from(mask);
+    m & m << 1 & m << 2 & m << 3 & m << 4 != 0
+}
+
+#[inline]
+fn top(mask: u16) -> u8 {
+    15 - mask.leading_zeros() as u8
+}
+
+/// Five distinct ranks, no straight, no flush.
+#[inline]
+fn made(hand: CardSet) -> bool {
+    let m = ranks(hand);
+    m.count_ones() == 5 && !straight(m) && !flush(hand)
+}
+
+#[inline]
+fn flush(hand: CardSet) -> bool {
+    let b = hand.bits();
+    (0..4).any(|s| (b >> (16 * s) & 0x1fff).count_ones() >= 5)
+}
+
+/// The standard drawing rule the model gives everyone for future draws: with `draws_left` draws
+/// to come (counting this one), stand pat on a made 8 (three left), 9 (two) or 10 (one);
+/// otherwise keep the lowest card of each rank up to 8 (up to 9 with one draw left), at most four.
+pub fn policy(hand: CardSet, draws_left: u8) -> CardSet {
+    let bar = match draws_left {
+        3.. => EIGHT,
+        2 => NINE,
+        _ => TEN,
+    };
+    let m = ranks(hand);
+    if made(hand) && top(m) <= bar {
+        return hand;
+    }
+    let keep_bar = if draws_left <= 1 { NINE } else { EIGHT };
+    let mut keep = CardSet::EMPTY;
+    let mut kept = 0u16;
+    for c in hand.iter() {
+        let r = c.rank().index();
+        if r <= keep_bar && kept & 1 << r == 0 {
+            keep.insert(c);
+            kept |= 1 << r;
+        }
+    }
+    if keep.len() == 5 {
+        let hi = top(kept);
+        if let Some(c) = keep.iter().find(|c| c.rank().index() == hi) {
+            keep.remove(c);
+        }
+    }
+    keep
+}
+
+/// The current five cards of a modelled opponent (see the module docs).
+#[inline]
+fn model_hand(pool: &mut Pool, drew: Option<u8>) -> CardSet {
+    let (good, bar) = match drew {
+        None | Some(5..) => (0, 0),
+        Some(0) => (5, TEN),
+        Some(d) => (5 - d, EIGHT),
+    };
+    let mut hand = CardSet::EMPTY;
+    let mut used = 0u16;
+    for _ in 0..good {
+        let c = pool.deal_where(|c| {
+            let r = c.rank().index();
+            r <= bar && used & 1 << r == 0
+        });
+        used |= 1 << c.rank().index();
+        hand.insert(c);
+    }
+    while hand.len() < 5 {
+        hand.insert(pool.deal());
+    }
+    hand
+}
+
+/// Plays `draws` draws of the standard rule on `hand`.
+#[inline]
+fn play_out(pool: &mut Pool, mut hand: CardSet, draws: u8) -> CardSet {
+    for left in (1..=draws).rev() {
+        let keep = policy(hand, left);
+        hand = keep.union(pool.deal_set(5 - keep.len()));
+    }
+    hand
+}
+
+fn check(spot: &DrawSpot, keep: CardSet) -> Result<CardSet, EquityError> {
+    if spot.hand.len() != 5 {
+        return Err(EquityError::BadDraw("a hand is five cards"));
+    }
+    if keep.difference(spot.hand) != CardSet::EMPTY {
+        return Err(EquityError::BadDraw("the keep is not part of the hand"));
+    }
+    if spot.draws_left == 0 && keep != spot.hand {
+        return Err(EquityError::BadDraw("no draw left: keep the whole hand"));
+    }
+    let n = spot.opponents.len();
+    if !(1..=7).contains(&n) {
+        return Err(EquityError::Opponents(n));
+    }
+    let mut seen = spot.hand;
+    for o in &spot.opponents {
+        if let Some(k) = o.known {
+            if let Some(c) = seen.intersection(k).iter().next() {
+                return Err(EquityError::DuplicateCard(c));
+            }
+            seen = seen.union(k);
+        }
+    }
+    Ok(CardSet::FULL.difference(seen.union(spot.dead)))
+}
+
+/// Share of player 0 among `values`.
+#[inline]
+fn share(values: &[u32]) -> f64 {
+    let best = values.iter().copied().max().unwrap_or(0);
+    if values[0] < best {
+        return 0.0;
+    }
+    1.0 / values.iter().filter(|&&v| v == best).count() as f64
+}
+
+/// The equity of keeping `keep` (a subset of the hand) now, then drawing by [`policy`].
+///
+/// Exact when no opponent has a draw left and every opponent is known and this is the last draw
+/// (all replacement sets are counted); otherwise Monte Carlo.
+///
+/// # Errors
+/// A hand that is not five cards, a keep outside it, a draw with no draws left, a card given twice,
+/// no or too many opponents, zero samples.
+pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity, EquityError> {
+    let unseen = check(spot, keep)?;
+    let afs = spot.ace_five_straight;
+    let all_known = spot
+        .opponents
+        .iter()
+        .all(|o| o.known.is_some() && o.draws_left == 0);
+    let need = 5 - keep.len();
+    if all_known && spot.draws_left <= 1 {
+        let mut c: u64 = 1;
+        for i in 0..u64::from(need) {
+            c = c * (u64::from(unseen.len()) - i) / (i + 1);
+        }
+        if c <= cfg.exact_limit {
+            return Ok(exact(spot, keep, unseen));
+        }
+    }
+    if cfg.samples == 0 {
+        return Err(EquityError::NoSamples);
+    }
+    let mut pool = Pool::new(unseen, cfg.seed);
+    let mut tally = Tally::<1>::new();
+    let mut values = [0u32; 8];
+    let n = spot.opponents.len();
+    for _ in 0..cfg.samples {
+        pool.reset();
+        let mut hands = [CardSet::EMPTY; 8];
+        for (i, o) in spot.opponents.iter().enumerate() {
+            hands[i + 1] = o.known.unwrap_or_else(|| model_hand(&mut pool, o.drew));
+        }
+        let mut hero = spot.hand;
+        if spot.draws_left > 0 {
+            hero = keep.union(pool.deal_set(need));
+            hero = play_out(&mut pool, hero, spot.draws_left - 1);
+        }
+        values[0] = deuce_to_seven(hero, afs).get();
+        for (i, o) in spot.opponents.iter().enumerate() {
+            let h = play_out(&mut pool, hands[i + 1], o.draws_left);
+            values[i + 1] = deuce_to_seven(h, afs).get();
+        }
+        tally.add(1.0, [share(&values[..=n])]);
+    }
+    Ok(DrawEquity {
+        share: tally.means()[0],
+        std_err: tally.std_err(),
+        samples: tally.n,
+        exact: false,
+    })
+}
+
+fn exact(spot: &DrawSpot, keep: CardSet, unseen: CardSet) -> DrawEquity {
+    let afs = spot.ace_five_straight;
+    let mut values = [0u32; 8];
+    let n = spot.opponents.len();
+    for (i, o) in spot.opponents.iter().enumerate() {
+        values[i + 1] = deuce_to_seven(o.known.unwrap_or(CardSet::EMPTY), afs).get();
+    }
+    let pool: Vec<Card> = unseen.iter().collect();
+    let mut tally = Tally::<1>::new();
+    let need = if spot.draws_left == 0 {
+        0
+    } else {
+        5 - keep.len() as usize
+    };
+    let mut idx: Vec<usize> = (0..need).collect();
+    loop {
+        let mut hero = keep;
+        for &i in &idx {
+            hero.insert(pool[i]);
+        }
+        values[0] = deuce_to_seven(hero, afs).get();
+        tally.add(1.0, [share(&values[..=n])]);
+        // Next combination in lexicographic order.
+        let mut k = need;
+        while k > 0 && idx[k - 1] == pool.len() - need + k - 1 {
+            k -= 1;
+        }
+        if k == 0 {
+            break;
+        }
+        idx[k - 1] += 1;
+        for j in k..need {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+    DrawEquity {
+        share: tally.means()[0],
+        std_err: 0.0,
+        samples: tally.n,
+        exact: true,
+    }
+}
+
+/// The keeps worth comparing: standing pat on a made hand (no pair, straight or flush) jack or
+/// better, keeping the lowest `j` distinct ranks up to the ten for `j = 0..=4` (one card per rank;
+/// of a pair, the card of the suit the others hold least), and, from five distinct ranks, each
+/// four-card keep that throws one of them (breaking a straight or a rough hand where it helps
+/// most). Keeping a pair or a high card while throwing a lower one is never better in
+/// deuce-to-seven; "snowing" (standing pat on junk) only wins with betting, which equity leaves
+/// out, so neither is tried.
+pub fn candidates(hand: CardSet) -> Vec<CardSet> {
+    let mut singles: Vec<Card> = Vec::with_capacity(5);
+    let mut seen = 0u16;
+    let mut sorted: Vec<Card> = hand.iter().collect();
+    sorted.sort_by_key(|c| (c.rank().index(), suit_load(hand, *c)));
+    for c in sorted {
+        let r = c.rank().index();
+        if seen & 1 << r == 0 {
+            seen |= 1 << r;
+            singles.push(c);
+        }
+    }
+    let mut out = Vec::with_capacity(10);
+    if made(hand) && top(ranks(hand)) <= TEN + 1 {
+        out.push(hand);
+    }
+    let mut keep = CardSet::EMPTY;
+    out.push(keep);
+    for c in singles.iter().take(4) {
+        if c.rank().index() > TEN {
+            break;
+        }
+        keep.insert(*c);
+        out.push(keep);
+    }
+    if singles.len() == 5 {
+        for c in &singles[..4] {
+            let mut four = hand;
+            four.remove(*c);
+            if !out.contains(&four) {
+                out.push(four);
+            }
+        }
+    }
+    out
+}
+
+/// How many other cards of the hand share this card's suit (fewer: less flush risk).
+fn suit_load(hand: CardSet, c: Card) -> u32 {
+    hand.intersection(CardSet::from_bits(0x1fff << (16 * c.suit().index())))
+        .len()
+}
+
+/// The best keep among [`candidates`], each estimated with the same seed (common random numbers
+/// make the comparison sharper than the error of each estimate). With no draw left, the hand.
+///
+/// # Errors
+/// As [`equity`].
+pub fn best_keep(spot: &DrawSpot, cfg: &Config) -> Result<Keep, EquityError> {
+    if spot.draws_left == 0 {
+        let e = equity(spot, spot.hand, cfg)?;
+        return Ok(Keep {
+            keep: spot.hand,
+            equity: e,
+            candidates: 1,
+        });
+    }
+    let mut best: Option<Keep> = None;
+    let cands = candidates(spot.hand);
+    for keep in &cands {
+        let e = equity(spot, *keep, cfg)?;
+        if best.is_none_or(|b| e.share > b.equity.share) {
+            best = Some(Keep {
+                keep: *keep,
+                equity: e,
+                candidates: cands.len() as u32,
+            });
+        }
+    }
+    best.ok_or(EquityError::NoSamples)
+}

@@ -1,0 +1,333 @@
+//! The equity engine against a brute-force reference: every outcome enumerated with plain loops
+//! and scored with the slow, independent evaluators of `crates/cards/tests/reference`; and the
+//! Monte Carlo estimates within their stated error of the exact values (fixed seeds; 4.5 standard
+//! errors, so a correct sampler fails about once in 150,000 checks, and a biased one fails).
+
+#[allow(dead_code)]
+#[path = "../../cards/tests/reference/mod.rs"]
+mod reference;
+
+use pitboss_cards::{parse_cards, Card, CardSet};
+use pitboss_equity::draw::{self, DrawOpponent, DrawSpot};
+use pitboss_equity::stud::{self, StudOpponent, StudSpot};
+use pitboss_equity::{Config, EquityError};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+fn set(text: &str) -> CardSet {
+    parse_cards(text).unwrap().iter().collect()
+}
+
+fn shuffled(seed: u64) -> Vec<Card> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut deck: Vec<Card> = Card::all().collect();
+    for i in (1..deck.len()).rev() {
+        deck.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    deck
+}
+
+/// [share, scoop, high, low] of `hero` against `opp` (seven cards each), by the reference.
+fn ref_outcome(hero: &[Card], opp: &[Card]) -> [f64; 4] {
+    let (h0, h1) = (reference::high_best(hero), reference::high_best(opp));
+    let (l0, l1) = (reference::a5_best(hero), reference::a5_best(opp));
+    let hs = match h0.cmp(&h1) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    };
+    if l0.is_none() && l1.is_none() {
+        return [hs, if hs == 1.0 { 1.0 } else { 0.0 }, hs, 0.0];
+    }
+    let ls = match (l0, l1) {
+        (Some(a), Some(b)) if a == b => 0.5,
+        (Some(a), Some(b)) => f64::from(u8::from(a > b)),
+        (Some(_), None) => 1.0,
+        _ => 0.0,
+    };
+    let share = (hs + ls) / 2.0;
+    [share, if share == 1.0 { 1.0 } else { 0.0 }, hs, ls]
+}
+
+/// Heads-up seventh street by brute force: every three-card holding of the opponent, each
+/// optionally kept only when `keep` says so.
+fn ref_river(hero: &[Card], up: &[Card], keep: impl Fn(&[Card]) -> bool) -> [f64; 4] {
+    let unseen: Vec<Card> = Card::all()
+        .filter(|c| !hero.contains(c) && !up.contains(c))
+        .collect();
+    let (mut sum, mut n) = ([0.0; 4], 0.0);
+    for a in 0..unseen.len() {
+        for b in a + 1..unseen.len() {
+            for c in b + 1..unseen.len() {
+                let mut opp = up.to_vec();
+                opp.extend([unseen[a], unseen[b], unseen[c]]);
+                if !keep(&opp) {
+                    continue;
+                }
+                let o = ref_outcome(hero, &opp);
+                for k in 0..4 {
+                    sum[k] += o[k];
+                }
+                n += 1.0;
+            }
+        }
+    }
+    sum.map(|s| s / n)
+}
+
+fn river_spot(deck: &[Card]) -> StudSpot {
+    StudSpot {
+        hero: deck[..7].iter().collect(),
+        board: None,
+        opponents: vec![StudOpponent {
+            up: deck[7..11].iter().collect(),
+            hidden: 3,
+        }],
+        dead: CardSet::EMPTY,
+    }
+}
+
+#[test]
+fn stud_heads_up_river_equals_brute_force() {
+    for seed in 0..6 {
+        let deck = shuffled(seed);
+        let e = stud::equity(&river_spot(&deck), &Config::default(), None).unwrap();
+        assert!(e.exact);
+        let r = ref_river(&deck[..7], &deck[7..11], |_| true);
+        let got = [e.share, e.scoop, e.high, e.low];
+        for k in 0..4 {
+            assert!(
+                (got[k] - r[k]).abs() < 1e-9,
+                "seed {seed}: {got:?} vs {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stud_weighted_range_equals_filtered_brute_force() {
+    // A range of paired (or better) holdings only: weight 1 for a pair among the cards, else 0.
+    let paired = |cards: CardSet| cards.rank_mask().count_ones() < cards.len();
+    for seed in 10..13 {
+        let deck = shuffled(seed);
+        let w = |_: usize, cards: CardSet| f64::from(u8::from(paired(cards)));
+        let e = stud::equity(&river_spot(&deck), &Config::default(), Some(&w)).unwrap();
+        let r = ref_river(&deck[..7], &deck[7..11], |opp| paired(opp.iter().collect()));
+        assert!(
+            (e.share - r[0]).abs() < 1e-9,
+            "seed {seed}: {} vs {}",
+            e.share,
+            r[0]
+        );
+    }
+}
+
+#[test]
+fn stud_monte_carlo_is_within_its_error_of_the_exact_value() {
+    for seed in 20..30 {
+        let deck = shuffled(seed);
+        let spot = river_spot(&deck);
+        let exact = stud::equity(&spot, &Config::default(), None).unwrap();
+        let cfg = Config {
+            samples: 4000,
+            exact_limit: 0,
+            seed,
+        };
+        let mc = stud::equity(&spot, &cfg, None).unwrap();
+        assert!(!mc.exact && mc.samples == 4000);
+        if exact.share == 0.0 || exact.share == 1.0 {
+            assert_eq!(mc.share, exact.share);
+            continue;
+        }
+        assert!(mc.std_err > 0.0);
+        let z = (mc.share - exact.share) / mc.std_err;
+        assert!(
+            z.abs() < 4.5,
+            "seed {seed}: {} vs {} (z = {z})",
+            mc.share,
+            exact.share
+        );
+    }
+}
+
+#[test]
+fn stud_sampling_earlier_streets_agrees_with_a_bigger_sample() {
+    // Fourth street, three-handed: no exact value, so a 40,000-sample estimate is the yardstick.
+    let deck = shuffled(99);
+    let spot = StudSpot {
+        hero: deck[..4].iter().collect(),
+        board: None,
+        opponents: vec![
+            StudOpponent {
+                up: deck[4..6].iter().collect(),
+                hidden: 2,
+            },
+            StudOpponent {
+                up: deck[6..8].iter().collect(),
+                hidden: 2,
+            },
+        ],
+        dead: deck[8..10].iter().collect(),
+    };
+    let big = Config {
+        samples: 40_000,
+        exact_limit: 0,
+        seed: 1,
+    };
+    let small = Config {
+        samples: 2_000,
+        exact_limit: 0,
+        seed: 2,
+    };
+    let a = stud::equity(&spot, &big, None).unwrap();
+    let b = stud::equity(&spot, &small, None).unwrap();
+    let se = (a.std_err.powi(2) + b.std_err.powi(2)).sqrt();
+    assert!((a.share - b.share).abs() < 4.5 * se, "{a:?} vs {b:?}");
+    assert!(a.share > 0.0 && a.share < 1.0);
+}
+
+#[test]
+fn stud_refuses_bad_spots_and_is_deterministic() {
+    let deck = shuffled(5);
+    let mut spot = river_spot(&deck);
+    spot.dead = deck[7..8].iter().collect();
+    assert_eq!(
+        stud::equity(&spot, &Config::default(), None),
+        Err(EquityError::DuplicateCard(deck[7]))
+    );
+    spot.dead = CardSet::EMPTY;
+    spot.opponents.clear();
+    assert_eq!(
+        stud::equity(&spot, &Config::default(), None),
+        Err(EquityError::Opponents(0))
+    );
+    let spot = StudSpot {
+        hero: deck[..3].iter().collect(),
+        board: None,
+        opponents: vec![StudOpponent {
+            up: deck[3..4].iter().collect(),
+            hidden: 2,
+        }],
+        dead: CardSet::EMPTY,
+    };
+    let cfg = Config {
+        samples: 500,
+        exact_limit: 0,
+        seed: 7,
+    };
+    let a = stud::equity(&spot, &cfg, None).unwrap();
+    assert_eq!(a, stud::equity(&spot, &cfg, None).unwrap());
+    let b = stud::equity(&spot, &Config { seed: 8, ..cfg }, None).unwrap();
+    assert_ne!(a.share, b.share);
+}
+
+/// The last draw by brute force: every set of replacements for `keep` against a known final hand.
+fn ref_last_draw(hand: CardSet, keep: CardSet, opp: CardSet) -> f64 {
+    let unseen: Vec<Card> = Card::all()
+        .filter(|c| !hand.contains(*c) && !opp.contains(*c))
+        .collect();
+    let opp_v: Vec<Card> = opp.iter().collect();
+    let theirs = reference::deuce_to_seven5(&opp_v, false);
+    let need = 5 - keep.len() as usize;
+    let (mut sum, mut n) = (0.0, 0.0);
+    let mut score = |extra: &[Card]| {
+        let mut mine: Vec<Card> = keep.iter().collect();
+        mine.extend_from_slice(extra);
+        let v = reference::deuce_to_seven5(&mine, false);
+        sum += match v.cmp(&theirs) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        };
+        n += 1.0;
+    };
+    match need {
+        1 => unseen.iter().for_each(|a| score(&[*a])),
+        2 => {
+            for i in 0..unseen.len() {
+                for j in i + 1..unseen.len() {
+                    score(&[unseen[i], unseen[j]]);
+                }
+            }
+        }
+        _ => unreachable!(),
+    }
+    sum / n
+}
+
+fn last_draw_spot(hand: &str, opp: &str) -> DrawSpot {
+    DrawSpot {
+        hand: set(hand),
+        draws_left: 1,
+        opponents: vec![DrawOpponent {
+            drew: Some(0),
+            draws_left: 0,
+            known: Some(set(opp)),
+        }],
+        dead: CardSet::EMPTY,
+        ace_five_straight: false,
+    }
+}
+
+#[test]
+fn last_draw_equals_brute_force_and_sampling_agrees() {
+    let cases = [
+        ("2c 3d 4h 7s Kc", "2d 4c 5s 6h 8d", "2c 3d 4h 7s"),
+        ("2c 3d 5h 8s 8c", "3c 4d 6s 7h 9d", "2c 3d 5h 8s"),
+        ("2c 3d 6h Js Qc", "2h 4c 5d 7d 9s", "2c 3d 6h"),
+        ("4c 5d 6h 7s Tc", "2h 3c 4d 5s 8c", "4c 5d 6h 7s"),
+    ];
+    for (k, (hand, opp, keep)) in cases.into_iter().enumerate() {
+        let spot = last_draw_spot(hand, opp);
+        let keep = set(keep);
+        let e = draw::equity(&spot, keep, &Config::default()).unwrap();
+        assert!(e.exact);
+        let r = ref_last_draw(spot.hand, keep, set(opp));
+        assert!((e.share - r).abs() < 1e-9, "{hand}: {} vs {r}", e.share);
+        let cfg = Config {
+            samples: 5000,
+            exact_limit: 0,
+            seed: k as u64,
+        };
+        let mc = draw::equity(&spot, keep, &cfg).unwrap();
+        let z = (mc.share - r) / mc.std_err;
+        assert!(z.abs() < 4.5, "{hand}: {} vs {r} (z = {z})", mc.share);
+    }
+}
+
+#[test]
+fn best_keep_plays_like_a_lowball_player() {
+    let keep = |hand: &str, left: u8, drew: Option<u8>| {
+        let spot = DrawSpot {
+            hand: set(hand),
+            draws_left: left,
+            opponents: vec![DrawOpponent::unknown(drew, left)],
+            dead: CardSet::EMPTY,
+            ace_five_straight: false,
+        };
+        draw::best_keep(&spot, &Config::default()).unwrap().keep
+    };
+    assert_eq!(keep("2c 3d 4h 7s Kc", 3, None), set("2c 3d 4h 7s"));
+    assert_eq!(keep("2c 3d 4h 5s 7c", 2, Some(1)), set("2c 3d 4h 5s 7c"));
+    assert_eq!(keep("2c 2d 5h 7s Kd", 3, None).len(), 3, "one deuce goes");
+    assert_eq!(
+        keep("2c 3d 4h 5s 6c", 2, Some(2)).len(),
+        4,
+        "break the straight"
+    );
+    assert!(keep("Kc Qd Jh 9s 9c", 3, None).len() <= 1);
+}
+
+#[test]
+fn draw_refuses_bad_queries() {
+    let spot = last_draw_spot("2c 3d 4h 7s Kc", "2d 4c 5s 6h 8d");
+    assert!(matches!(
+        draw::equity(&spot, set("2c 3d 4h 7s Kd"), &Config::default()),
+        Err(EquityError::BadDraw(_))
+    ));
+    let clash = last_draw_spot("2c 3d 4h 7s Kc", "2c 4c 5s 6h 8d");
+    assert_eq!(
+        draw::equity(&clash, set("2c"), &Config::default()),
+        Err(EquityError::DuplicateCard(set("2c").iter().next().unwrap()))
+    );
+}
