@@ -62,7 +62,7 @@ const CHECK_HELP: &str = r#"BOT is a built-in name, exec:COMMAND ARGS, or a bot.
 
 Examples:
   pitboss check bots/python/simple/bot.toml
-  pitboss check bots/rust-example --game stud8-fl --hands 500
+  pitboss check bots/rust-example --allow-read-outside --game stud8-fl --hands 500
   pitboss check 'exec:python3 my_bot.py' --decision-ms 200
 
 Exit codes: 0 fit for a tournament, 1 problems found (listed), 2 bad usage."#;
