@@ -303,9 +303,17 @@ impl ExternalSpec {
             return Vec::new();
         };
         let mut out = Vec::new();
+        // A program named by a path is read too (and the installation it belongs to): one in
+        // another bot's folder would open that folder. A bare name is looked up on PATH.
+        let program = self
+            .command
+            .first()
+            .filter(|c| c.contains('/'))
+            .map(PathBuf::from);
         for p in std::iter::once(&self.dir)
             .chain(&self.read)
             .chain(std::iter::once(&self.build_dir))
+            .chain(program.as_ref())
         {
             let c = normalize(p);
             if !c.starts_with(&base) {
@@ -421,6 +429,18 @@ mod tests {
         assert_eq!(e.name, "x");
         assert!(e.command[0].ends_with("/run"));
         assert_eq!(e.limits.decision_ms, Some(50));
+        assert!(e.reads_outside().is_empty(), "{:?}", e.reads_outside());
+        std::fs::write(
+            d.join("away.toml"),
+            "name = \"x\"\ncommand = [\"../elsewhere/bin/run\"]\n",
+        )
+        .unwrap();
+        let BotSpec::External(e) =
+            BotSpec::parse(d.join("away.toml").to_str().unwrap(), &builtin).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(e.reads_outside().len(), 1, "{:?}", e.reads_outside());
         std::fs::write(d.join("bad.toml"), "name = \"x\"\ncmd = []\n").unwrap();
         let err = BotSpec::parse(d.join("bad.toml").to_str().unwrap(), &builtin).unwrap_err();
         assert!(err.to_string().contains("cmd"), "{err}");
