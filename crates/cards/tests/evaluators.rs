@@ -282,3 +282,38 @@ fn high_seven_card_census() {
     );
     assert_eq!(counts.iter().sum::<u64>(), 133_784_560);
 }
+
+/// The rank-pattern entry points (used by the equity engine to count suits apart) give what the
+/// card evaluators give: the rank key is additive, `high_of_rank_key` is `high` of any hand without
+/// a flush, `flush_high` is `high` of any hand with one, the low depends on the ranks only.
+#[test]
+fn rank_pattern_entry_points_agree_with_the_card_evaluators() {
+    let (mut flushes, mut others) = (0, 0);
+    for cards in [5, 6, 7] {
+        for h in sample(cards, 20_000, 40 + cards as u64) {
+            let set: CardSet = h.iter().collect();
+            let key: u32 = h.iter().map(|c| eval::rank_key_unit(c.rank())).sum();
+            assert_eq!(key, eval::rank_key(set), "{set}");
+            let flush_suit = pitboss_cards::Suit::ALL
+                .into_iter()
+                .find(|s| set.suit_ranks(*s).count_ones() >= 5);
+            let want = eval::high(set);
+            match flush_suit {
+                Some(s) => {
+                    flushes += 1;
+                    assert_eq!(eval::flush_high(set.suit_ranks(s)), want, "{set}");
+                }
+                None => {
+                    others += 1;
+                    assert_eq!(eval::high_of_rank_key(key), want, "{set}");
+                }
+            }
+            assert_eq!(
+                eval::ace_to_five_8_of_ranks(set.rank_mask()),
+                eval::ace_to_five_8(set),
+                "{set}"
+            );
+        }
+    }
+    assert!(flushes > 100 && others > 10_000, "{flushes} {others}");
+}

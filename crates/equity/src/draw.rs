@@ -129,32 +129,88 @@ fn flush(hand: CardSet) -> bool {
 /// to come (counting this one), stand pat on a made 8 (three left), 9 (two) or 10 (one);
 /// otherwise keep the lowest card of each rank up to 8 (up to 9 with one draw left), at most four.
 pub fn policy(hand: CardSet, draws_left: u8) -> CardSet {
-    let bar = match draws_left {
-        3.. => EIGHT,
-        2 => NINE,
-        _ => TEN,
-    };
+    if hand.len() == 5 {
+        return policy5(hand, draws_left).0;
+    }
+    let bar = pat_bar(draws_left);
     let m = ranks(hand);
     if made(hand) && top(m) <= bar {
         return hand;
     }
+    keep_lowest(hand.bits(), m & keep_ranks(draws_left)).0
+}
+
+/// The highest top card worth standing pat on with `draws_left` draws to come.
+#[inline]
+fn pat_bar(draws_left: u8) -> u8 {
+    match draws_left {
+        3.. => EIGHT,
+        2 => NINE,
+        _ => TEN,
+    }
+}
+
+/// The ranks worth keeping when drawing: up to the 8, or the 9 at the last draw.
+#[inline]
+fn keep_ranks(draws_left: u8) -> u16 {
     let keep_bar = if draws_left <= 1 { NINE } else { EIGHT };
-    let mut keep = CardSet::EMPTY;
-    let mut kept = 0u16;
-    for c in hand.iter() {
-        let r = c.rank().index();
-        if r <= keep_bar && kept & 1 << r == 0 {
-            keep.insert(c);
-            kept |= 1 << r;
-        }
+    (1u16 << (keep_bar + 1)) - 1
+}
+
+/// One card of each rank of `want` (at most four: the highest goes when there are five), the
+/// lowest suit's where a rank repeats; and how many. Bit operations on the four suit lanes.
+#[inline]
+fn keep_lowest(b: u64, mut want: u16) -> (CardSet, u32) {
+    let mut n = pop13(want);
+    if n == 5 {
+        want &= !(1 << top(want));
+        n = 4;
     }
-    if keep.len() == 5 {
-        let hi = top(kept);
-        if let Some(c) = keep.iter().find(|c| c.rank().index() == hi) {
-            keep.remove(c);
-        }
+    let mut keep = 0u64;
+    for lane in 0..4 {
+        let l = (b >> (16 * lane)) as u16 & want;
+        keep |= u64::from(l) << (16 * lane);
+        want &= !l;
     }
-    keep
+    (CardSet::from_bits(keep), n)
+}
+
+/// [`policy`] of a five-card hand, and the number of cards kept: the simulations' hot path, with
+/// no population count of the whole hand (the baseline x86-64 target has no `popcnt`).
+#[inline]
+fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
+    let b = hand.bits();
+    let lanes = [
+        b as u16 & 0x1fff,
+        (b >> 16) as u16 & 0x1fff,
+        (b >> 32) as u16 & 0x1fff,
+        (b >> 48) as u16 & 0x1fff,
+    ];
+    let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+    // Five cards have five ranks exactly when the suit lanes share no rank (their sum has no
+    // carry); with five ranks they are a flush exactly when one lane holds them all.
+    let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
+    let distinct = sum == u32::from(m);
+    let one_suit = lanes.contains(&m);
+    if distinct && !one_suit && !straight(m) && top(m) <= pat_bar(draws_left) {
+        return (hand, 5);
+    }
+    keep_lowest(b, m & keep_ranks(draws_left))
+}
+
+/// The number of ranks in a 13-bit mask, by table (no `popcnt` on the baseline target).
+#[inline]
+fn pop13(m: u16) -> u32 {
+    static POP: [u8; 8192] = {
+        let mut t = [0u8; 8192];
+        let mut i = 0;
+        while i < 8192 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    u32::from(POP[usize::from(m & 0x1fff)])
 }
 
 /// The current five cards of a modelled opponent (see the module docs).
@@ -165,28 +221,16 @@ fn model_hand(pool: &mut Pool, drew: Option<u8>) -> CardSet {
         Some(0) => (5, TEN),
         Some(d) => (5 - d, EIGHT),
     };
-    let mut hand = CardSet::EMPTY;
-    let mut used = 0u16;
-    for _ in 0..good {
-        let c = pool.deal_where(|c| {
-            let r = c.rank().index();
-            r <= bar && used & 1 << r == 0
-        });
-        used |= 1 << c.rank().index();
-        hand.insert(c);
-    }
-    while hand.len() < 5 {
-        hand.insert(pool.deal());
-    }
-    hand
+    let hand = pool.deal_distinct_low(u32::from(good), bar);
+    CardSet::from_bits(hand).union(pool.deal_set(u32::from(5 - good)))
 }
 
 /// Plays `draws` draws of the standard rule on `hand`.
 #[inline]
 fn play_out(pool: &mut Pool, mut hand: CardSet, draws: u8) -> CardSet {
     for left in (1..=draws).rev() {
-        let keep = policy(hand, left);
-        hand = keep.union(pool.deal_set(5 - keep.len()));
+        let (keep, kept) = policy5(hand, left);
+        hand = keep.union(pool.deal_set(5 - kept));
     }
     hand
 }
@@ -237,20 +281,8 @@ fn share(values: &[u32]) -> f64 {
 /// no or too many opponents, zero samples.
 pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity, EquityError> {
     let unseen = check(spot, keep)?;
-    let afs = spot.ace_five_straight;
-    let all_known = spot
-        .opponents
-        .iter()
-        .all(|o| o.known.is_some() && o.draws_left == 0);
-    let need = 5 - keep.len();
-    if all_known && spot.draws_left <= 1 {
-        let mut c: u64 = 1;
-        for i in 0..u64::from(need) {
-            c = c * (u64::from(unseen.len()) - i) / (i + 1);
-        }
-        if c <= cfg.exact_limit {
-            return Ok(exact(spot, keep, unseen));
-        }
+    if exact_for(spot, keep, unseen, cfg) {
+        return Ok(exact(spot, keep, unseen));
     }
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
@@ -259,22 +291,11 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     let mut tally = Tally::<1>::new();
     let mut values = [0u32; 8];
     let n = spot.opponents.len();
+    let need = 5 - keep.len();
     for _ in 0..cfg.samples {
         pool.reset();
-        let mut hands = [CardSet::EMPTY; 8];
-        for (i, o) in spot.opponents.iter().enumerate() {
-            hands[i + 1] = o.known.unwrap_or_else(|| model_hand(&mut pool, o.drew));
-        }
-        let mut hero = spot.hand;
-        if spot.draws_left > 0 {
-            hero = keep.union(pool.deal_set(need));
-            hero = play_out(&mut pool, hero, spot.draws_left - 1);
-        }
-        values[0] = deuce_to_seven(hero, afs).get();
-        for (i, o) in spot.opponents.iter().enumerate() {
-            let h = play_out(&mut pool, hands[i + 1], o.draws_left);
-            values[i + 1] = deuce_to_seven(h, afs).get();
-        }
+        opponents_final(spot, &mut pool, &mut values);
+        values[0] = hero_final(spot, keep, need, &mut pool);
         tally.add(1.0, [share(&values[..=n])]);
     }
     Ok(DrawEquity {
@@ -283,6 +304,47 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
         samples: tally.n,
         exact: false,
     })
+}
+
+/// Deals every opponent's hand of one sample and plays it out: the final values go to
+/// `values[1..]`. Opponents are dealt before this seat's draw; dealing is uniform without
+/// replacement, so the order changes no probability, and it lets [`best_keep`] play the
+/// opponents once per sample for every candidate keep.
+#[inline]
+fn opponents_final(spot: &DrawSpot, pool: &mut Pool, values: &mut [u32; 8]) {
+    for (i, o) in spot.opponents.iter().enumerate() {
+        let h = o.known.unwrap_or_else(|| model_hand(pool, o.drew));
+        let h = play_out(pool, h, o.draws_left);
+        values[i + 1] = deuce_to_seven(h, spot.ace_five_straight).get();
+    }
+}
+
+/// This seat's final value after keeping `keep` now and drawing by [`policy`] afterwards.
+#[inline]
+fn hero_final(spot: &DrawSpot, keep: CardSet, need: u32, pool: &mut Pool) -> u32 {
+    let mut hero = spot.hand;
+    if spot.draws_left > 0 {
+        hero = keep.union(pool.deal_set(need));
+        hero = play_out(pool, hero, spot.draws_left - 1);
+    }
+    deuce_to_seven(hero, spot.ace_five_straight).get()
+}
+
+/// Whether [`equity`] counts every outcome for this spot (given the keep's size).
+fn exact_for(spot: &DrawSpot, keep: CardSet, unseen: CardSet, cfg: &Config) -> bool {
+    let all_known = spot
+        .opponents
+        .iter()
+        .all(|o| o.known.is_some() && o.draws_left == 0);
+    if !all_known || spot.draws_left > 1 {
+        return false;
+    }
+    let need = 5 - keep.len();
+    let mut c: u64 = 1;
+    for i in 0..u64::from(need) {
+        c = c * (u64::from(unseen.len()) - i) / (i + 1);
+    }
+    c <= cfg.exact_limit
 }
 
 fn exact(spot: &DrawSpot, keep: CardSet, unseen: CardSet) -> DrawEquity {
@@ -378,8 +440,12 @@ fn suit_load(hand: CardSet, c: Card) -> u32 {
         .len()
 }
 
-/// The best keep among [`candidates`], each estimated with the same seed (common random numbers
-/// make the comparison sharper than the error of each estimate). With no draw left, the hand.
+/// The best keep among [`candidates`], all estimated on the same samples: each sample plays the
+/// opponents once, then every candidate's draw from the same random numbers (common random
+/// numbers make the comparison sharper than the error of each estimate, and the opponents'
+/// play-out, the larger part of a sample, is not repeated per candidate). Where [`equity`] would
+/// count exactly (last draw, opponents known), each candidate is counted exactly. With no draw
+/// left, the hand.
 ///
 /// # Errors
 /// As [`equity`].
@@ -392,10 +458,27 @@ pub fn best_keep(spot: &DrawSpot, cfg: &Config) -> Result<Keep, EquityError> {
             candidates: 1,
         });
     }
-    let mut best: Option<Keep> = None;
     let cands = candidates(spot.hand);
+    let unseen = check(spot, spot.hand)?;
+    let (exact, sampled): (Vec<CardSet>, Vec<CardSet>) = cands
+        .iter()
+        .partition(|k| exact_for(spot, **k, unseen, cfg));
+    let mut sampled_eq = if sampled.is_empty() {
+        Vec::new()
+    } else {
+        sampled_keeps(spot, &sampled, unseen, cfg)?
+    }
+    .into_iter();
+    let mut equities = Vec::with_capacity(cands.len());
     for keep in &cands {
-        let e = equity(spot, *keep, cfg)?;
+        equities.push(if exact.contains(keep) {
+            equity(spot, *keep, cfg)?
+        } else {
+            sampled_eq.next().expect("one estimate per sampled keep")
+        });
+    }
+    let mut best: Option<Keep> = None;
+    for (keep, e) in cands.iter().zip(equities) {
         if best.is_none_or(|b| e.share > b.equity.share) {
             best = Some(Keep {
                 keep: *keep,
@@ -405,4 +488,40 @@ pub fn best_keep(spot: &DrawSpot, cfg: &Config) -> Result<Keep, EquityError> {
         }
     }
     best.ok_or(EquityError::NoSamples)
+}
+
+/// The sampled equity of each keep of `cands` (see [`best_keep`]).
+fn sampled_keeps(
+    spot: &DrawSpot,
+    cands: &[CardSet],
+    unseen: CardSet,
+    cfg: &Config,
+) -> Result<Vec<DrawEquity>, EquityError> {
+    if cfg.samples == 0 {
+        return Err(EquityError::NoSamples);
+    }
+    let n = spot.opponents.len();
+    let mut pool = Pool::new(unseen, cfg.seed);
+    let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
+    let mut values = [0u32; 8];
+    let needs: Vec<u32> = cands.iter().map(|k| 5 - k.len()).collect();
+    for _ in 0..cfg.samples {
+        pool.reset();
+        opponents_final(spot, &mut pool, &mut values);
+        let after = pool.clone();
+        for ((keep, need), tally) in cands.iter().zip(&needs).zip(&mut tallies) {
+            pool.clone_from(&after);
+            values[0] = hero_final(spot, *keep, *need, &mut pool);
+            tally.add(1.0, [share(&values[..=n])]);
+        }
+    }
+    Ok(tallies
+        .iter()
+        .map(|t| DrawEquity {
+            share: t.means()[0],
+            std_err: t.std_err(),
+            samples: t.n,
+            exact: false,
+        })
+        .collect())
 }

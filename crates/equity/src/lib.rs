@@ -37,6 +37,7 @@
 pub mod draw;
 mod sample;
 pub mod stud;
+mod stud_ranks;
 
 /// How hard to look: the sample count of Monte Carlo, the largest number of outcomes enumerated
 /// exactly, and the seed of every random choice.
@@ -46,7 +47,7 @@ pub struct Config {
     pub samples: u32,
     /// Enumerate exactly when the number of outcomes is at most this (0: always sample).
     pub exact_limit: u64,
-    /// Seed of the sampler (ChaCha8).
+    /// Seed of the sampler (wyrand, seeded through SplitMix64).
     pub seed: u64,
 }
 

@@ -14,6 +14,7 @@ use pitboss_cards::eval::{ace_to_five_8, high, AceFiveValue, HighValue};
 use pitboss_cards::{Card, CardSet};
 
 use crate::sample::{Pool, Tally};
+use crate::stud_ranks;
 use crate::{Config, EquityError};
 
 /// An opponent as this seat sees it: its up cards and how many face-down cards it holds.
@@ -233,10 +234,23 @@ pub fn equity(
     let groups = &s.groups[..s.n_groups];
     let count = outcomes(groups, u64::from(s.unseen.len()));
     if !s.shared && count <= cfg.exact_limit {
+        let unknown: u32 = groups.iter().map(|g| g.count).sum();
+        let river = s.players == 2
+            && groups.iter().all(|g| g.owner == 1)
+            && s.hands[0].len() == 7
+            && s.hands[1].len() + unknown == 7;
+        if river && weight.is_none() {
+            return Ok(stud_ranks::heads_up_river(
+                s.hands[0], s.hands[1], unknown, s.unseen,
+            ));
+        }
         return exact(&s, weight);
     }
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
+    }
+    if weight.is_none() && s.players == 2 && !s.shared {
+        return Ok(heads_up_sampled(&s, cfg));
     }
     let mut pool = Pool::new(s.unseen, cfg.seed);
     let mut tally = Tally::<4>::new();
@@ -286,6 +300,34 @@ pub fn equity(
         samples: tally.n,
         exact: false,
     })
+}
+
+/// Heads-up sampling without ranges, the common case, on a shorter path: each player's unknown
+/// cards dealt in one go, the outcome counted in integers ([`stud_ranks::Counts`]).
+fn heads_up_sampled(s: &Setup, cfg: &Config) -> StudEquity {
+    let groups = &s.groups[..s.n_groups];
+    let need = |p: usize| -> u32 {
+        groups
+            .iter()
+            .filter(|g| g.owner == p)
+            .map(|g| g.count)
+            .sum()
+    };
+    let (need0, need1) = (need(0), need(1));
+    let mut pool = Pool::new(s.unseen, cfg.seed);
+    let hero = value(s.hands[0]);
+    let mut counts = stud_ranks::Counts::new(hero.0, hero.1);
+    for _ in 0..cfg.samples {
+        pool.reset();
+        let v0 = if need0 == 0 {
+            hero
+        } else {
+            value(s.hands[0].union(pool.deal_set(need0)))
+        };
+        let v1 = value(s.hands[1].union(pool.deal_set(need1)));
+        counts.add_pair(v0.0, v0.1, v1.0, v1.1);
+    }
+    counts.equity(false)
 }
 
 struct Enum<'a> {

@@ -155,6 +155,36 @@ pub fn high(cards: CardSet) -> HighValue {
     HighValue(t.by_key(t.key(b)))
 }
 
+/// The base-5 rank key of a set, `Σ count(r) · 5^r`: additive over cards, so a caller that
+/// enumerates rank patterns instead of cards (the equity engine counts suits apart) can build the
+/// key of a hand from the keys of its parts. See [`high_of_rank_key`].
+#[inline]
+pub fn rank_key(cards: CardSet) -> u32 {
+    tables().key(cards.bits())
+}
+
+/// The rank key of one card of `rank` (`5^rank`).
+#[inline]
+pub const fn rank_key_unit(rank: Rank) -> u32 {
+    5u32.pow(rank as u32)
+}
+
+/// The best high hand of a rank multiset of 5 to 7 cards (at most four of a rank) given by its
+/// [`rank_key`], *not counting flushes*: the value [`high`] gives any such hand that holds no five
+/// cards of one suit. Other keys give an unspecified value.
+#[inline]
+pub fn high_of_rank_key(key: u32) -> HighValue {
+    HighValue(tables().by_key(key))
+}
+
+/// The best flush (or straight flush) among the ranks of one suit, given as a 13-bit rank mask of
+/// five or more ranks: what [`high`] gives any hand of at most seven cards holding them.
+#[inline]
+pub fn flush_high(suit_ranks: u16) -> HighValue {
+    debug_assert!(suit_ranks.count_ones() >= 5);
+    HighValue(tables().flush[usize::from(suit_ranks & 0x1fff)])
+}
+
 /// The slow, straightforward evaluator behind the tables (and partial hands): the packed value
 /// `class << 20 | rank nibbles`; `wheel` lets A-2-3-4-5 count as a straight.
 pub(crate) fn packed_high(cards: CardSet, wheel: bool) -> u32 {

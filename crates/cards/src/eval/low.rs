@@ -135,6 +135,13 @@ pub fn ace_to_five_8(cards: CardSet) -> Option<AceFiveValue> {
     }
 }
 
+/// [`ace_to_five_8`] of any set whose 13-bit rank mask is `rank_mask` (the low depends on the
+/// ranks only), for callers that enumerate rank patterns.
+#[inline]
+pub fn ace_to_five_8_of_ranks(rank_mask: u16) -> Option<AceFiveValue> {
+    ace_to_five_8(CardSet::from_bits(u64::from(rank_mask & 0x1fff)))
+}
+
 /// As [`ace_to_five_8`], also naming the five cards used (highest suit where a rank repeats).
 pub fn ace_to_five_8_best_five(cards: CardSet) -> Option<(AceFiveValue, [Card; 5])> {
     let v = ace_to_five_8(cards)?;

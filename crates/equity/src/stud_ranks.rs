@@ -1,0 +1,218 @@
+//! Exact heads-up stud equity counted by rank pattern, for the common decision where this seat's
+//! seven cards are all known (seventh street) and one opponent's unknown cards are unweighted.
+//!
+//! Why: counting the opponent's holdings card by card (C(38, 3) = 8,436 on a typical river) costs
+//! two evaluations each. But a seven-card hand's high value depends only on its ranks unless it
+//! holds a flush, and its low always does. So the holdings are counted by rank multiset (at most
+//! 455 for three cards, each weighted by the number of ways the unseen cards make it), and the
+//! flushes are patched afterwards: for each suit in which the opponent could still complete one,
+//! the holdings with enough cards of that suit are enumerated (the suited cards as a set of ranks,
+//! the others again by rank pattern) and moved from the outcome of their rank value to the
+//! outcome of the flush. Seven cards hold at most one flush, so the patches never overlap.
+//! `tests/reference.rs` checks the result against card-by-card brute force.
+
+use pitboss_cards::eval::{
+    ace_to_five_8, ace_to_five_8_of_ranks, flush_high, high, high_of_rank_key, rank_key,
+    AceFiveValue, HighValue,
+};
+use pitboss_cards::{CardSet, Suit};
+
+use crate::stud::StudEquity;
+
+/// `C(n, k)` for `n, k ≤ 4` (cards of one rank).
+const BINOM: [[i64; 5]; 5] = [
+    [1, 0, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 2, 1, 0, 0],
+    [1, 3, 3, 1, 0],
+    [1, 4, 6, 4, 1],
+];
+
+const UNIT: [u32; 13] = {
+    let mut u = [1u32; 13];
+    let mut r = 1;
+    while r < 13 {
+        u[r] = u[r - 1] * 5;
+        r += 1;
+    }
+    u
+};
+
+/// Signed numbers of heads-up outcomes for this seat: high half won / tied / lost, by low half
+/// won / tied / lost / nobody qualifies. Also the heads-up sampler's tally: integer counts make
+/// the mean and the standard error exact sums, and cost less than floating-point ones.
+pub(crate) struct Counts {
+    c: [[i64; 4]; 3],
+    hero_hi: HighValue,
+    hero_lo: Option<AceFiveValue>,
+}
+
+impl Counts {
+    pub(crate) fn new(hero_hi: HighValue, hero_lo: Option<AceFiveValue>) -> Counts {
+        Counts {
+            c: [[0; 4]; 3],
+            hero_hi,
+            hero_lo,
+        }
+    }
+
+    /// Counts an outcome between two players' values (this seat's first).
+    #[inline]
+    pub(crate) fn add_pair(
+        &mut self,
+        hero_hi: HighValue,
+        hero_lo: Option<AceFiveValue>,
+        hi: HighValue,
+        lo: Option<AceFiveValue>,
+    ) {
+        self.hero_hi = hero_hi;
+        self.hero_lo = hero_lo;
+        self.add(hi, lo, 1);
+    }
+
+    #[inline]
+    fn add(&mut self, hi: HighValue, lo: Option<AceFiveValue>, w: i64) {
+        let h = match self.hero_hi.cmp(&hi) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        };
+        let l = if self.hero_lo.is_none() && lo.is_none() {
+            3
+        } else {
+            match self.hero_lo.cmp(&lo) {
+                std::cmp::Ordering::Greater => 0,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Less => 2,
+            }
+        };
+        self.c[h][l] += w;
+    }
+
+    /// The equity, exact (the counts are every outcome) or sampled (with its standard error).
+    pub(crate) fn equity(&self, exact: bool) -> StudEquity {
+        const HALF: [f64; 3] = [1.0, 0.5, 0.0];
+        let mut e = StudEquity {
+            exact,
+            ..StudEquity::default()
+        };
+        let mut total = 0i64;
+        let mut share_sq = 0.0;
+        for (h, row) in self.c.iter().enumerate() {
+            for (l, &n) in row.iter().enumerate() {
+                let w = n as f64;
+                total += n;
+                let hs = HALF[h];
+                let (ls, share) = if l == 3 {
+                    (0.0, hs)
+                } else {
+                    (HALF[l], 0.5 * (hs + HALF[l]))
+                };
+                e.high += w * hs;
+                e.low += w * ls;
+                e.share += w * share;
+                share_sq += w * share * share;
+                if share == 1.0 {
+                    e.scoop += w;
+                }
+            }
+        }
+        let t = total as f64;
+        e.high /= t;
+        e.low /= t;
+        e.share /= t;
+        e.scoop /= t;
+        e.samples = total as u64;
+        if !exact && total > 1 {
+            let var = (share_sq / t - e.share * e.share).max(0.0);
+            e.std_err = (var / (t - 1.0)).sqrt();
+        }
+        e
+    }
+}
+
+/// Calls `f(ways, key, mask)` for every multiset of `k` ranks that the cards `avail[r]` (per rank)
+/// can make: `ways` is how many card sets make it, `key` its rank key, `mask` its ranks.
+fn rank_multisets(avail: &[u8; 13], k: u32, f: &mut impl FnMut(i64, u32, u16)) {
+    fn go(
+        avail: &[u8; 13],
+        r: usize,
+        left: u32,
+        acc: (i64, u32, u16),
+        f: &mut impl FnMut(i64, u32, u16),
+    ) {
+        if left == 0 {
+            f(acc.0, acc.1, acc.2);
+            return;
+        }
+        if r == 13 {
+            return;
+        }
+        go(avail, r + 1, left, acc, f);
+        let a = u32::from(avail[r]);
+        for m in 1..=a.min(left) {
+            let next = (
+                acc.0 * BINOM[a as usize][m as usize],
+                acc.1 + m * UNIT[r],
+                acc.2 | 1 << r,
+            );
+            go(avail, r + 1, left - m, next, f);
+        }
+    }
+    go(avail, 0, k, (1, 0, 0), f);
+}
+
+/// The exact equity of `hero` (seven cards) against one opponent holding `known` and `unknown`
+/// more cards from `unseen` (seven in all).
+pub(crate) fn heads_up_river(
+    hero: CardSet,
+    known: CardSet,
+    unknown: u32,
+    unseen: CardSet,
+) -> StudEquity {
+    debug_assert_eq!(hero.len(), 7);
+    debug_assert_eq!(known.len() + unknown, 7);
+    let mut counts = Counts::new(high(hero), ace_to_five_8(hero));
+    let mut avail = [0u8; 13];
+    for c in unseen.iter() {
+        avail[c.rank().index() as usize] += 1;
+    }
+    let base = rank_key(known);
+    let known_ranks = known.rank_mask();
+    rank_multisets(&avail, unknown, &mut |w, key, mask| {
+        let lo = ace_to_five_8_of_ranks(known_ranks | mask);
+        counts.add(high_of_rank_key(base + key), lo, w);
+    });
+    for suit in Suit::ALL {
+        let held = known.suit_ranks(suit);
+        let need = 5u32.saturating_sub(held.count_ones());
+        let suited = unseen.suit_ranks(suit);
+        if need > unknown || need > suited.count_ones() {
+            continue;
+        }
+        let mut others = avail;
+        for (r, a) in others.iter_mut().enumerate() {
+            *a -= u8::from(suited >> r & 1 == 1);
+        }
+        // Every non-empty set of suited ranks (and the empty one when the flush is already made).
+        let mut sub = suited;
+        loop {
+            let j = sub.count_ones();
+            if j >= need && j <= unknown {
+                let flush = flush_high(held | sub);
+                let sub_key: u32 = (0..13).filter(|r| sub >> r & 1 == 1).map(|r| UNIT[r]).sum();
+                rank_multisets(&others, unknown - j, &mut |w, key, mask| {
+                    let ranks = known_ranks | sub | mask;
+                    let lo = ace_to_five_8_of_ranks(ranks);
+                    counts.add(flush, lo, w);
+                    counts.add(high_of_rank_key(base + sub_key + key), lo, -w);
+                });
+            }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & suited;
+        }
+    }
+    counts.equity(true)
+}
