@@ -249,8 +249,8 @@ pub fn equity(
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
     }
-    if weight.is_none() && s.players == 2 && !s.shared {
-        return Ok(heads_up_sampled(&s, cfg));
+    if s.players == 2 && !s.shared {
+        return heads_up_sampled(&s, cfg, weight);
     }
     let mut pool = Pool::new(s.unseen, cfg.seed);
     let mut tally = Tally::<4>::new();
@@ -302,32 +302,45 @@ pub fn equity(
     })
 }
 
-/// Heads-up sampling without ranges, the common case, on a shorter path: each player's unknown
-/// cards dealt in one go, the outcome counted in integers ([`stud_ranks::Counts`]).
-fn heads_up_sampled(s: &Setup, cfg: &Config) -> StudEquity {
+/// Heads-up sampling, the common case, on a shorter path: the opponent's current cards dealt and
+/// weighed first, then each player's cards to come in one go, the outcome tallied by category
+/// ([`stud_ranks::Counts`]).
+fn heads_up_sampled(
+    s: &Setup,
+    cfg: &Config,
+    weight: Option<Weight<'_>>,
+) -> Result<StudEquity, EquityError> {
     let groups = &s.groups[..s.n_groups];
-    let need = |p: usize| -> u32 {
+    let need = |p: usize, current: bool| -> u32 {
         groups
             .iter()
-            .filter(|g| g.owner == p)
+            .filter(|g| g.owner == p && g.current == current)
             .map(|g| g.count)
             .sum()
     };
-    let (need0, need1) = (need(0), need(1));
+    let (need0, now1, later1) = (need(0, false), need(1, true), need(1, false));
     let mut pool = Pool::new(s.unseen, cfg.seed);
     let hero = value(s.hands[0]);
     let mut counts = stud_ranks::Counts::new(hero.0, hero.1);
     for _ in 0..cfg.samples {
         pool.reset();
+        let opp_now = s.hands[1].union(pool.deal_set(now1));
+        let w = weight.map_or(1.0, |f| f(0, opp_now));
+        if w <= 0.0 {
+            continue;
+        }
+        let v1 = value(opp_now.union(pool.deal_set(later1)));
         let v0 = if need0 == 0 {
             hero
         } else {
             value(s.hands[0].union(pool.deal_set(need0)))
         };
-        let v1 = value(s.hands[1].union(pool.deal_set(need1)));
-        counts.add_pair(v0.0, v0.1, v1.0, v1.1);
+        counts.add_pair(v0, v1, w);
     }
-    counts.equity(false)
+    if counts.is_empty() {
+        return Err(EquityError::NoSamples);
+    }
+    Ok(counts.equity(false))
 }
 
 struct Enum<'a> {

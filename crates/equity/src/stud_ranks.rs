@@ -20,7 +20,7 @@ use pitboss_cards::{CardSet, Suit};
 use crate::stud::StudEquity;
 
 /// `C(n, k)` for `n, k ≤ 4` (cards of one rank).
-const BINOM: [[i64; 5]; 5] = [
+const BINOM: [[u32; 5]; 5] = [
     [1, 0, 0, 0, 0],
     [1, 1, 0, 0, 0],
     [1, 2, 1, 0, 0],
@@ -38,11 +38,15 @@ const UNIT: [u32; 13] = {
     u
 };
 
-/// Signed numbers of heads-up outcomes for this seat: high half won / tied / lost, by low half
-/// won / tied / lost / nobody qualifies. Also the heads-up sampler's tally: integer counts make
-/// the mean and the standard error exact sums, and cost less than floating-point ones.
+/// Heads-up outcomes for this seat, by weight: high half won / tied / lost, by low half won /
+/// tied / lost / nobody qualifies. The rank-pattern count adds numbers of holdings (exact in
+/// `f64` far beyond any count here, and negative for the flush patches); the heads-up sampler
+/// adds one sample at a time with its range weight.
 pub(crate) struct Counts {
-    c: [[i64; 4]; 3],
+    c: [[f64; 4]; 3],
+    /// Sum of squared weights and number of samples (the sampler's effective sample size).
+    w2: f64,
+    n: u64,
     hero_hi: HighValue,
     hero_lo: Option<AceFiveValue>,
 }
@@ -50,28 +54,36 @@ pub(crate) struct Counts {
 impl Counts {
     pub(crate) fn new(hero_hi: HighValue, hero_lo: Option<AceFiveValue>) -> Counts {
         Counts {
-            c: [[0; 4]; 3],
+            c: [[0.0; 4]; 3],
+            w2: 0.0,
+            n: 0,
             hero_hi,
             hero_lo,
         }
     }
 
-    /// Counts an outcome between two players' values (this seat's first).
+    /// Counts one sample between two players' values (this seat's first) with weight `w`.
     #[inline]
     pub(crate) fn add_pair(
         &mut self,
-        hero_hi: HighValue,
-        hero_lo: Option<AceFiveValue>,
-        hi: HighValue,
-        lo: Option<AceFiveValue>,
+        hero: (HighValue, Option<AceFiveValue>),
+        opp: (HighValue, Option<AceFiveValue>),
+        w: f64,
     ) {
-        self.hero_hi = hero_hi;
-        self.hero_lo = hero_lo;
-        self.add(hi, lo, 1);
+        self.hero_hi = hero.0;
+        self.hero_lo = hero.1;
+        self.add(opp.0, opp.1, w);
+        self.w2 += w * w;
+        self.n += 1;
+    }
+
+    /// Whether anything was counted with a positive weight.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.c.iter().flatten().sum::<f64>() <= 0.0
     }
 
     #[inline]
-    fn add(&mut self, hi: HighValue, lo: Option<AceFiveValue>, w: i64) {
+    fn add(&mut self, hi: HighValue, lo: Option<AceFiveValue>, w: f64) {
         let h = match self.hero_hi.cmp(&hi) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Equal => 1,
@@ -89,19 +101,19 @@ impl Counts {
         self.c[h][l] += w;
     }
 
-    /// The equity, exact (the counts are every outcome) or sampled (with its standard error).
+    /// The equity: exact (the counts are every outcome; `samples` is their number) or sampled
+    /// (with the standard error of the weighted mean, by its effective sample size).
     pub(crate) fn equity(&self, exact: bool) -> StudEquity {
         const HALF: [f64; 3] = [1.0, 0.5, 0.0];
         let mut e = StudEquity {
             exact,
             ..StudEquity::default()
         };
-        let mut total = 0i64;
+        let mut t = 0.0;
         let mut share_sq = 0.0;
         for (h, row) in self.c.iter().enumerate() {
-            for (l, &n) in row.iter().enumerate() {
-                let w = n as f64;
-                total += n;
+            for (l, &w) in row.iter().enumerate() {
+                t += w;
                 let hs = HALF[h];
                 let (ls, share) = if l == 3 {
                     (0.0, hs)
@@ -117,15 +129,19 @@ impl Counts {
                 }
             }
         }
-        let t = total as f64;
         e.high /= t;
         e.low /= t;
         e.share /= t;
         e.scoop /= t;
-        e.samples = total as u64;
-        if !exact && total > 1 {
-            let var = (share_sq / t - e.share * e.share).max(0.0);
-            e.std_err = (var / (t - 1.0)).sqrt();
+        if exact {
+            e.samples = t.round() as u64;
+        } else {
+            e.samples = self.n;
+            let n_eff = t * t / self.w2;
+            if n_eff > 1.0 {
+                let var = (share_sq / t - e.share * e.share).max(0.0);
+                e.std_err = (var / (n_eff - 1.0)).sqrt();
+            }
         }
         e
     }
@@ -133,13 +149,13 @@ impl Counts {
 
 /// Calls `f(ways, key, mask)` for every multiset of `k` ranks that the cards `avail[r]` (per rank)
 /// can make: `ways` is how many card sets make it, `key` its rank key, `mask` its ranks.
-fn rank_multisets(avail: &[u8; 13], k: u32, f: &mut impl FnMut(i64, u32, u16)) {
+fn rank_multisets(avail: &[u8; 13], k: u32, f: &mut impl FnMut(f64, u32, u16)) {
     fn go(
         avail: &[u8; 13],
         r: usize,
         left: u32,
-        acc: (i64, u32, u16),
-        f: &mut impl FnMut(i64, u32, u16),
+        acc: (f64, u32, u16),
+        f: &mut impl FnMut(f64, u32, u16),
     ) {
         if left == 0 {
             f(acc.0, acc.1, acc.2);
@@ -152,14 +168,14 @@ fn rank_multisets(avail: &[u8; 13], k: u32, f: &mut impl FnMut(i64, u32, u16)) {
         let a = u32::from(avail[r]);
         for m in 1..=a.min(left) {
             let next = (
-                acc.0 * BINOM[a as usize][m as usize],
+                acc.0 * f64::from(BINOM[a as usize][m as usize]),
                 acc.1 + m * UNIT[r],
                 acc.2 | 1 << r,
             );
             go(avail, r + 1, left - m, next, f);
         }
     }
-    go(avail, 0, k, (1, 0, 0), f);
+    go(avail, 0, k, (1.0, 0, 0), f);
 }
 
 /// The exact equity of `hero` (seven cards) against one opponent holding `known` and `unknown`

@@ -207,6 +207,48 @@ fn stud_monte_carlo_is_within_its_error_of_the_exact_value() {
     }
 }
 
+/// The weighted sampler against the weighted exact count (a range that keeps paired holdings at
+/// full weight and others at a fifth), heads-up on the river and on sixth street.
+#[test]
+fn stud_weighted_monte_carlo_is_within_its_error_of_the_exact_value() {
+    let w = |_: usize, cards: CardSet| {
+        if cards.rank_mask().count_ones() < cards.len() {
+            1.0
+        } else {
+            0.2
+        }
+    };
+    for seed in 40..46 {
+        let deck = shuffled(seed);
+        let mut spot = river_spot(&deck);
+        if seed % 2 == 1 {
+            // Sixth street: one card to come each, two face-down for the opponent.
+            spot.hero = deck[..6].iter().collect();
+            spot.opponents[0].hidden = 2;
+        }
+        let big = Config {
+            exact_limit: 2_000_000,
+            ..Config::default()
+        };
+        let exact = stud::equity(&spot, &big, Some(&w)).unwrap();
+        assert!(exact.exact);
+        let cfg = Config {
+            samples: 4000,
+            exact_limit: 0,
+            seed,
+        };
+        let mc = stud::equity(&spot, &cfg, Some(&w)).unwrap();
+        assert!(!mc.exact && mc.std_err > 0.0);
+        let z = (mc.share - exact.share) / mc.std_err;
+        assert!(
+            z.abs() < 4.5,
+            "seed {seed}: {} vs {} (z = {z})",
+            mc.share,
+            exact.share
+        );
+    }
+}
+
 #[test]
 fn stud_sampling_earlier_streets_agrees_with_a_bigger_sample() {
     // Fourth street, three-handed: no exact value, so a 40,000-sample estimate is the yardstick.
