@@ -5,7 +5,7 @@
 //! any difference between the two bots in a match is the adaptation.
 
 use pitboss_cards::{Card, CardSet};
-use pitboss_equity::draw::{self, DrawOpponent};
+use pitboss_equity::draw::{self, DrawOpponent, DrawSpot};
 use pitboss_equity::stud::{self, StudOpponent, StudSpot};
 use pitboss_equity::Config;
 use pitboss_protocol::{ActRequest, Action, Event, MatchStart, SeatView};
@@ -16,6 +16,9 @@ use crate::{drawmemo, util};
 
 /// Monte Carlo samples per equity in stud (exact instead when 1,500 outcomes or fewer remain).
 const STUD_SAMPLES: u32 = 80;
+
+/// Samples per triple-draw decision with two or more opponents (all keeps on the same samples).
+const MULTIWAY_SAMPLES: u32 = 300;
 
 /// How much better (pot share) another keep must look than the standard one to be chosen.
 const KEEP_MARGIN: f64 = 0.04;
@@ -173,7 +176,7 @@ impl Core {
         let out = if stud {
             self.stud_share(v, seed).map(|s| (s, CardSet::EMPTY))
         } else {
-            self.draw_keep(v, random_opp)
+            self.draw_keep(v, random_opp, seed)
         };
         if let Some((s, keep)) = out {
             let c = if stud {
@@ -224,7 +227,7 @@ impl Core {
         stud::equity(&spot, &cfg, w).ok().map(|e| e.share)
     }
 
-    fn draw_keep(&self, v: &SeatView, random_opp: u64) -> Option<(f64, CardSet)> {
+    fn draw_keep(&self, v: &SeatView, random_opp: u64, seed: u64) -> Option<(f64, CardSet)> {
         let hand: CardSet = v.cards.iter().collect();
         let mine = util::me(v).draws.len() as u8;
         let opponents: Vec<DrawOpponent> = util::opponents(v)
@@ -242,24 +245,57 @@ impl Core {
         if hand.len() != 5 || opponents.is_empty() || opponents.len() > 7 {
             return None;
         }
-        if left == 0 {
-            return drawmemo::keep_equity(hand, 0, &opponents, self.ace_five_straight)
-                .map(|s| (s, hand));
+        let standard = draw::policy(hand, left);
+        let mut keeps = if left == 0 {
+            vec![hand]
+        } else {
+            draw::candidates(hand)
+        };
+        if !keeps.contains(&standard) && left > 0 {
+            keeps.insert(0, standard);
         }
+        let shares: Vec<f64> = if opponents.len() == 1 {
+            // Heads-up: the memo (a handful of opponent states, reused across hands).
+            keeps
+                .iter()
+                .map(|k| drawmemo::keep_equity(*k, left, &opponents, self.ace_five_straight))
+                .collect::<Option<_>>()?
+        } else {
+            // Multiway the opponents' draw counts rarely repeat, so nothing is memoised: the
+            // opponents are played out once per sample for every keep.
+            let spot = DrawSpot {
+                hand,
+                draws_left: left,
+                opponents,
+                dead: self.discarded,
+                ace_five_straight: self.ace_five_straight,
+            };
+            let cfg = Config {
+                samples: MULTIWAY_SAMPLES,
+                exact_limit: 0,
+                seed,
+            };
+            draw::keep_equities(&spot, &keeps, &cfg)
+                .ok()?
+                .iter()
+                .map(|e| e.share)
+                .collect()
+        };
         // The standard keep, unless another candidate is clearly better: the estimates carry
         // sampling noise, and a noisy argmax over six keeps would drift to keeps that only look
         // good by chance.
-        let standard = draw::policy(hand, left);
-        let base = drawmemo::keep_equity(standard, left, &opponents, self.ace_five_straight)?;
+        let base = keeps
+            .iter()
+            .position(|k| *k == standard)
+            .map_or(shares[0], |i| shares[i]);
         let mut best = (base + KEEP_MARGIN, standard);
-        for keep in draw::candidates(hand) {
-            let s = drawmemo::keep_equity(keep, left, &opponents, self.ace_five_straight)?;
-            if s > best.0 {
-                best = (s, keep);
+        for (keep, s) in keeps.iter().zip(&shares) {
+            if *s > best.0 {
+                best = (*s, *keep);
             }
         }
         let share = if best.1 == standard { base } else { best.0 };
-        Some((share, best.1))
+        Some((share, if left == 0 { hand } else { best.1 }))
     }
 
     /// A uniform number in [0, 1).

@@ -459,24 +459,7 @@ pub fn best_keep(spot: &DrawSpot, cfg: &Config) -> Result<Keep, EquityError> {
         });
     }
     let cands = candidates(spot.hand);
-    let unseen = check(spot, spot.hand)?;
-    let (exact, sampled): (Vec<CardSet>, Vec<CardSet>) = cands
-        .iter()
-        .partition(|k| exact_for(spot, **k, unseen, cfg));
-    let mut sampled_eq = if sampled.is_empty() {
-        Vec::new()
-    } else {
-        sampled_keeps(spot, &sampled, unseen, cfg)?
-    }
-    .into_iter();
-    let mut equities = Vec::with_capacity(cands.len());
-    for keep in &cands {
-        equities.push(if exact.contains(keep) {
-            equity(spot, *keep, cfg)?
-        } else {
-            sampled_eq.next().expect("one estimate per sampled keep")
-        });
-    }
+    let equities = keep_equities(spot, &cands, cfg)?;
     let mut best: Option<Keep> = None;
     for (keep, e) in cands.iter().zip(equities) {
         if best.is_none_or(|b| e.share > b.equity.share) {
@@ -488,6 +471,42 @@ pub fn best_keep(spot: &DrawSpot, cfg: &Config) -> Result<Keep, EquityError> {
         }
     }
     best.ok_or(EquityError::NoSamples)
+}
+
+/// The equity of each keep of `keeps` (subsets of the hand), all on the same samples as in
+/// [`best_keep`]: cheaper than one [`equity`] per keep, since the opponents are played out once
+/// per sample for all of them (what a bot comparing its own candidate keeps at a full table
+/// wants). Keeps that [`equity`] would count exactly are counted exactly.
+///
+/// # Errors
+/// As [`equity`], for any of the keeps.
+pub fn keep_equities(
+    spot: &DrawSpot,
+    keeps: &[CardSet],
+    cfg: &Config,
+) -> Result<Vec<DrawEquity>, EquityError> {
+    let mut unseen = CardSet::EMPTY;
+    for k in keeps {
+        unseen = check(spot, *k)?;
+    }
+    let (exact, sampled): (Vec<CardSet>, Vec<CardSet>) = keeps
+        .iter()
+        .partition(|k| exact_for(spot, **k, unseen, cfg));
+    let mut sampled_eq = if sampled.is_empty() {
+        Vec::new()
+    } else {
+        sampled_keeps(spot, &sampled, unseen, cfg)?
+    }
+    .into_iter();
+    let mut equities = Vec::with_capacity(keeps.len());
+    for keep in keeps {
+        equities.push(if exact.contains(keep) {
+            equity(spot, *keep, cfg)?
+        } else {
+            sampled_eq.next().expect("one estimate per sampled keep")
+        });
+    }
+    Ok(equities)
 }
 
 /// The sampled equity of each keep of `cands` (see [`best_keep`]).

@@ -107,7 +107,7 @@ impl Pool {
         loop {
             let r = self.rng.next_u64();
             for half in [r & 0xffff_ffff, r >> 32] {
-                let b = BIT[(half * 52 >> 32) as usize];
+                let b = BIT[((half * 52) >> 32) as usize];
                 if self.avail & b != 0 {
                     return self.take(b);
                 }

@@ -496,3 +496,34 @@ fn drawing_rule_equals_its_reference_on_every_hand() {
     }
     assert_eq!(n, 2_598_960);
 }
+
+/// `keep_equities` (opponents played once per sample for every keep) agrees with one `equity`
+/// per keep, within their joint error, on a four-handed spot.
+#[test]
+fn keep_equities_agree_with_single_keep_equities() {
+    let hand = set("2c 3d 4h 8s 9c");
+    let spot = DrawSpot {
+        hand,
+        draws_left: 2,
+        opponents: vec![
+            DrawOpponent::unknown(Some(1), 2),
+            DrawOpponent::unknown(Some(3), 2),
+            DrawOpponent::unknown(Some(2), 2),
+        ],
+        dead: CardSet::EMPTY,
+        ace_five_straight: false,
+    };
+    let keeps = draw::candidates(hand);
+    assert!(keeps.len() >= 4);
+    let cfg = Config {
+        samples: 6000,
+        exact_limit: 0,
+        seed: 5,
+    };
+    let batch = draw::keep_equities(&spot, &keeps, &cfg).unwrap();
+    for (k, b) in keeps.iter().zip(&batch) {
+        let one = draw::equity(&spot, *k, &Config { seed: 99, ..cfg }).unwrap();
+        let z = (b.share - one.share) / (b.std_err.hypot(one.std_err));
+        assert!(z.abs() < 4.5, "{k}: {} vs {} (z = {z})", b.share, one.share);
+    }
+}
