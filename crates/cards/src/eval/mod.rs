@@ -18,9 +18,10 @@ mod low;
 mod tables;
 
 pub use high::{
-    flush_high, high, high_best_five, high_of_rank_key, rank_key, rank_key_unit, HighClass, HighValue,
+    flush_high, high, high_best_five, high_of_rank_key, rank_key, rank_key_unit, HighClass,
+    HighValue,
 };
 pub use low::{
-    ace_to_five_8, ace_to_five_8_best_five, ace_to_five_8_of_ranks, deuce_to_seven, deuce_to_seven_best_five, AceFiveValue,
-    DeuceSevenValue,
+    ace_to_five_8, ace_to_five_8_best_five, ace_to_five_8_of_ranks, deuce_to_seven,
+    deuce_to_seven_best_five, AceFiveValue, DeuceSevenValue,
 };
