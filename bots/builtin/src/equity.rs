@@ -6,10 +6,12 @@ use crate::eqcore::{Core, Knobs};
 use crate::util;
 
 /// `equity` plays both games from `pitboss-equity`. At each betting round it computes its share
-/// of the pot against the players still in, as if their hidden cards were random (stud: exact
-/// enumeration heads-up on seventh street, else 80 seeded samples; triple draw: opponents modelled
-/// from their draw counts, with its own best keep), and draws with the engine's best keep (the
-/// standard keep unless another candidate's equity is clearly higher, by 0.04 or more). It bets
+/// of the pot against the players still in, as if their hidden cards were random (stud: 80 seeded
+/// samples, exact when at most 1,500 outcomes remain, a heads-up bettor's range narrowed; triple
+/// draw: opponents modelled from their draw counts — heads-up from a process-wide memo of 1,000
+/// samples per key, multiway 300 samples per decision with every candidate keep on the same
+/// samples), and draws with the engine's best keep (the standard keep unless another candidate's
+/// equity is clearly higher, by 0.04 or more). It bets
 /// for value above a line that depends on the number of players in (fair share plus a quarter of
 /// the rest), subtracts a little equity for every bet or raise it faces (a bettor's range is better
 /// than random), calls when what is left beats the pot odds by a margin per round to come, and

@@ -1,7 +1,8 @@
 //! The equity engine's speed targets, one core: stud heads-up exact river equity (≤ 20 µs),
 //! 1,000-sample Monte Carlo in either game (≤ 50 µs), a triple-draw best keep (≤ 200 µs).
 //!
-//! Run with `cargo bench -p pitboss-equity`; the README quotes the medians.
+//! Run with `cargo bench -p pitboss-equity`; docs/PERFORMANCE.md has the figures, and
+//! `examples/query_loop.rs` runs the same queries under a profiler or a CPU-time counter.
 
 use std::hint::black_box;
 
