@@ -18,7 +18,9 @@ use crate::util;
 /// otherwise folds. It bluffs now and then when it is checked to or has draws left, less into
 /// several players, with a seeded random number that also blurs its thresholds, so its bets are not
 /// a readable function of its cards. In pot and no limit it bets half to three quarters of the pot
-/// (the pot with very strong hands), the same sizes for bluffs and value.
+/// (the pot with very strong hands), the same sizes for bluffs and value; in pot- and no-limit triple
+/// draw against two or more opponents its value line is twice as far above fair share, since a big
+/// bet into several players is called by the better hands among them.
 pub struct EquityBot {
     core: Core,
 }
