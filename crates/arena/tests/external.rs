@@ -631,3 +631,109 @@ fn memory_limit_stops_a_hog() {
         run.report().faults[0]
     );
 }
+
+/// Protocol 1.1: the `multi.py` fixture in `mode`, 400 hands against `call`.
+fn multi(mode: &str, limits: Limits) -> Run {
+    multi_hands(mode, limits, 400)
+}
+
+fn multi_hands(mode: &str, limits: Limits, hands: u64) -> Run {
+    let bot = format!("{} {mode}", fixture("multi.py"));
+    match_with(
+        &format!("multi-{mode}"),
+        "27td-fl",
+        &bot,
+        hands,
+        limits,
+        true,
+    )
+}
+
+/// `hands.csv` without the bot-name column (the names differ with the mode argument).
+fn hands_without_names(run: &Run) -> String {
+    let text = std::fs::read_to_string(run.out.join("hands.csv")).unwrap();
+    text.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(5);
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_concurrent_bot_answering_out_of_order_plays_the_same_match_as_a_version_1_bot() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let v1 = multi("v1", generous());
+    let ok = multi("ok", generous());
+    let compact = multi("compact", generous());
+    for run in [&v1, &ok, &compact] {
+        assert_eq!(run.total_faults(), 0, "{:?}", run.report());
+    }
+    let expected = hands_without_names(&v1);
+    assert!(expected.lines().count() > 400);
+    assert_eq!(hands_without_names(&ok), expected);
+    assert_eq!(hands_without_names(&compact), expected);
+    assert_eq!(ok.result.stats.bots[0].net, v1.result.stats.bots[0].net);
+    // One process played all four tables (the probe's process, reused).
+    assert_eq!(ok.report().spawns, 1);
+    let transcript = std::fs::read_to_string(ok.out.join("transcripts/1-multi.py-1.txt"))
+        .or_else(|_| {
+            let d = std::fs::read_dir(ok.out.join("transcripts")).unwrap();
+            std::fs::read_to_string(d.into_iter().next().unwrap().unwrap().path())
+        })
+        .unwrap();
+    assert!(transcript.contains(r#""table":3"#), "four tables in flight");
+}
+
+#[test]
+fn a_concurrent_bot_late_on_one_table_times_out_there_only() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = Limits {
+        decision_ms: Some(300),
+        bank_ms: Some(0),
+        ..generous()
+    };
+    let run = multi_hands("late", limits, 3000);
+    assert!(run.faults(FaultKind::Timeout) >= 1, "{:?}", run.report());
+    assert_eq!(run.report().restarts, 0);
+    assert!(run.log().contains("late reply to request"), "{}", run.log());
+}
+
+#[test]
+fn a_concurrent_bot_crashing_mid_batch_faults_its_pending_tables_and_restarts() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = multi("crash", generous());
+    let r = run.report();
+    assert!(run.faults(FaultKind::Crash) >= 2, "{r:?}");
+    assert!(r.restarts >= 1, "{r:?}");
+    assert!(
+        r.faults
+            .iter()
+            .any(|f| f.detail.contains("crashing with requests pending")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_concurrent_bot_naming_another_table_is_malformed_on_that_table() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = multi("wrongtable", generous());
+    assert_eq!(run.faults(FaultKind::Malformed), 1, "{:?}", run.report());
+    assert_eq!(run.report().restarts, 0);
+}
+
+#[test]
+fn a_concurrent_bot_answering_no_request_is_stopped_and_restarted() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for mode in ["unknownid", "noid", "flood"] {
+        let run = multi(mode, generous());
+        let r = run.report();
+        assert!(run.faults(FaultKind::Malformed) >= 1, "{mode}: {r:?}");
+        // Every process of the fixture does it once: stopped, restarted, until the restarts
+        // are used up.
+        assert!(r.restarts >= 1, "{mode}: {r:?}");
+        assert_eq!(r.spawns, r.restarts + 1, "{mode}: {r:?}");
+    }
+}
