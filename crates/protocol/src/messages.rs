@@ -95,6 +95,21 @@ pub struct GameInfo {
     pub big_bet: Chips,
     /// Fixed limit: bets and raises per round counting the opening bet; 0 = no cap.
     pub cap: u8,
+    /// Fixed limit: the cap is lifted while exactly two players are left in the hand (`cap`
+    /// still states the cap that applies otherwise).
+    #[serde(default)]
+    pub heads_up_uncapped: bool,
+    /// Deuce-to-seven: A-2-3-4-5 is a five-high straight instead of an ace-high hand.
+    #[serde(default)]
+    pub ace_five_straight: bool,
+    /// Who shows at showdown: `auto` (only hands that beat or tie the best shown so far) or
+    /// `all`.
+    #[serde(default = "auto")]
+    pub reveal: String,
+}
+
+fn auto() -> String {
+    "auto".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
