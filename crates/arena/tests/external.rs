@@ -737,3 +737,16 @@ fn a_concurrent_bot_answering_no_request_is_stopped_and_restarted() {
         assert_eq!(r.spawns, r.restarts + 1, "{mode}: {r:?}");
     }
 }
+
+#[test]
+fn the_python_sdk_keeps_the_referees_view_from_the_events() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python/pitboss_sdk.py");
+    let sdk = sdk.canonicalize().unwrap();
+    for game in ["27td-fl", "27td-nl", "stud8-fl", "stud8-pl"] {
+        let bot = format!("{} {}", fixture("sdk_verify.py"), sdk.display());
+        let run = match_with(&format!("sdk-{game}"), game, &bot, 300, generous(), true);
+        assert_eq!(run.total_faults(), 0, "{game}: {:?}", run.report());
+        assert!(run.report().decisions > 300, "{game}");
+    }
+}
