@@ -750,3 +750,97 @@ fn the_python_sdk_keeps_the_referees_view_from_the_events() {
         assert!(run.report().decisions > 300, "{game}");
     }
 }
+
+/// A match of `bots` with `threads` workers, duplicate or not.
+fn match_of(name: &str, bots: &[String], threads: usize, duplicate: bool) -> Run {
+    let out = tmp(name);
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some("stud8-fl".into()),
+            bots: Some(bots.to_vec()),
+            hands: Some(2100),
+            seed: Some(9),
+            threads: Some(threads),
+            duplicate: Some(duplicate),
+            out: Some(out.clone()),
+            history: Some(true),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .unwrap();
+    let opts = ExternalOptions {
+        limits: generous(),
+        transcript: true,
+        out: out.clone(),
+        ..ExternalOptions::default()
+    };
+    let factory = ExternalFactory::new(bots, common::builtin, &opts).unwrap();
+    let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+    let reports = factory.reports();
+    drop(factory);
+    let run = Run {
+        result,
+        reports,
+        out,
+    };
+    assert_invariants(&run, 2100);
+    run
+}
+
+#[test]
+fn concurrency_with_threads_and_duplicate_gives_the_version_1_results() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bot = |mode: &str| format!("{} {mode}", fixture("multi.py"));
+    for (threads, duplicate) in [(2, false), (1, true)] {
+        let v1 = match_of(
+            "multi-v1-td",
+            &[bot("v1"), "call".into()],
+            threads,
+            duplicate,
+        );
+        let ok = match_of(
+            "multi-ok-td",
+            &[bot("compact"), "call".into()],
+            threads,
+            duplicate,
+        );
+        assert_eq!(ok.total_faults(), 0, "{:?}", ok.report());
+        assert_eq!(hands_without_names(&ok), hands_without_names(&v1));
+        if duplicate {
+            // One process per seat rotation (lane), never one for both.
+            assert_eq!(ok.report().spawns, 2, "{:?}", ok.report());
+        }
+    }
+}
+
+#[test]
+fn a_concurrent_bot_next_to_a_version_1_bot_plays_one_table_with_table_ids() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bots = [
+        format!("{} compact", fixture("multi.py")),
+        format!("{} v1", fixture("multi.py")),
+    ];
+    let run = match_of("multi-mixed", &bots, 1, false);
+    assert_eq!(
+        run.result.stats.bots[0].fault_total(),
+        0,
+        "{:?}",
+        run.reports
+    );
+    assert_eq!(
+        run.result.stats.bots[1].fault_total(),
+        0,
+        "{:?}",
+        run.reports
+    );
+    let dir = run.out.join("transcripts");
+    let mut texts: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    texts.sort_by_key(|t| !t.contains(r#""concurrency":4"#));
+    assert!(texts[0].contains(r#""table":0"#) && !texts[0].contains(r#""table":1"#));
+    assert!(!texts[0].contains(r#""view""#), "compact messages");
+    assert!(!texts[1].contains(r#""table""#), "version 1 messages");
+}
