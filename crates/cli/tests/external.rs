@@ -315,3 +315,41 @@ fn match_file_keys_for_external_bots_are_validated() {
         "{cfg}"
     );
 }
+
+#[test]
+fn check_plays_a_concurrent_bot_on_the_tables_it_claims() {
+    let bot = format!("{} ok", fixture("multi.py"));
+    let (out, text) = check(&bot, &["--game", "27td-fl", "--hands", "40"], "multi-ok");
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("protocol 1.1: concurrency 4, full messages"),
+        "{text}"
+    );
+    assert!(text.contains("27td-fl, 4 tables at once"), "{text}");
+    assert!(!text.contains("0 replies out of order"), "{text}");
+
+    let bot = format!("{} wrongtable", fixture("multi.py"));
+    let (out, text) = check(&bot, &["--game", "27td-fl", "--hands", "40"], "multi-bad");
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("4 tables at once: 1 × malformed"), "{text}");
+    assert!(text.contains("names table"), "{text}");
+}
+
+#[test]
+fn check_passes_the_python_sdk_example() {
+    let bot = root().join("bots/sdk/python/bot.toml");
+    let (out, text) = check(
+        bot.to_str().unwrap(),
+        &[
+            "--hands",
+            "100",
+            "--decision-ms",
+            "10000",
+            "--allow-read-outside",
+        ],
+        "py-sdk",
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("FIT for a tournament"), "{text}");
+    assert!(text.contains("16 tables at once"), "{text}");
+}

@@ -188,6 +188,11 @@ impl Mux {
         };
         let took = p.sent.elapsed();
         self.charge(took);
+        if self.pending.keys().any(|&older| older < id) {
+            if let Ok(mut rep) = self.shared.report.lock() {
+                rep.out_of_order += 1;
+            }
+        }
         let answer = match reply {
             Ok(FromBot::Action(a)) if a.table.is_some_and(|t| t != p.table) => Err(Fault::new(
                 FaultKind::Malformed,
@@ -316,12 +321,21 @@ impl MultiProcess for Mux {
                 deadline: now + Duration::from_millis(self.shared.decision_ms + bank),
             },
         );
+        let n = self.pending.len() as u32;
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.max_in_flight = rep.max_in_flight.max(n);
+        }
         Ok(())
     }
 
     fn hand_end(&mut self, table: u32, h: &HandEnd) -> Result<(), Fault> {
         if self.down.is_some() || self.forfeited || self.gen.get(&table) != Some(&self.generation) {
             return Ok(());
+        }
+        if !self.pending.is_empty() {
+            if let Ok(mut rep) = self.shared.report.lock() {
+                rep.ended_while_waiting += 1;
+            }
         }
         self.queue(&HandEndOut {
             table: Some(table),

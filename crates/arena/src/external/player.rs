@@ -100,6 +100,15 @@ pub struct Report {
     /// What the operator should know about this bot's jail (reads outside its folder, limits
     /// of its manifest cut to the maxima).
     pub warnings: Vec<String>,
+    /// Protocol 1.1: the concurrency and message style of the bot's hello.
+    pub concurrency: Option<u32>,
+    pub compact: bool,
+    /// Protocol 1.1, several tables in flight: the most requests pending at once on a process,
+    /// replies that came before the reply to an older pending request, and hands that ended
+    /// while another table of the process waited for a reply.
+    pub max_in_flight: u32,
+    pub out_of_order: u64,
+    pub ended_while_waiting: u64,
 }
 
 /// One external bot of a match, shared by its players on all workers.
@@ -201,6 +210,8 @@ impl Shared {
         if let Ok(mut r) = self.report.lock() {
             r.name.clone_from(&s.name);
             r.games.clone_from(&s.games);
+            r.concurrency = s.concurrency;
+            r.compact = s.compact;
         }
         Ok(s)
     }
