@@ -307,9 +307,11 @@ fn wait(all: &[SharedProcess]) {
         }
     }
     let Some(deadline) = deadline else { return };
+    // Rounded up, so that a deadline less than a millisecond away is not a busy loop.
     let ms = deadline
         .saturating_duration_since(Instant::now())
-        .as_millis()
+        .as_micros()
+        .div_ceil(1000)
         .min(i32::MAX as u128) as i32;
     if fds.is_empty() {
         std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
@@ -317,6 +319,6 @@ fn wait(all: &[SharedProcess]) {
     }
     // SAFETY: poll on descriptors owned by live sessions, with a bounded timeout.
     unsafe {
-        libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms + 1);
+        libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms);
     }
 }

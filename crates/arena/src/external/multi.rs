@@ -363,7 +363,7 @@ impl MultiProcess for Mux {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        if !self.answers.is_empty() {
+        if !self.answers.is_empty() || self.session.as_ref().is_some_and(Session::has_line) {
             return Some(Instant::now());
         }
         self.pending.values().map(|p| p.deadline).min()
@@ -373,7 +373,8 @@ impl MultiProcess for Mux {
         if let Some(s) = self.session.as_mut() {
             let mut lines = std::mem::take(&mut self.lines);
             lines.clear();
-            let read = s.read_ready(&mut lines, Duration::from_millis(50));
+            // What has arrived, now: a partial line is not waited for (its end comes later).
+            let read = s.read_ready(&mut lines, Duration::ZERO);
             for line in &lines {
                 if self.session.is_none() {
                     break;

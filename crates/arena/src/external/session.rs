@@ -113,6 +113,9 @@ struct Io {
     jail: Option<Jail>,
 }
 
+/// Lines read from a process in one go (protocol 1.1).
+const READ_BATCH: usize = 1024;
+
 /// Notifications are held back until the next request or this many bytes.
 const COALESCE: usize = 32 * 1024;
 
@@ -271,9 +274,10 @@ impl Io {
         }
     }
 
-    /// Reads every complete line available now.
+    /// Reads the complete lines available now, at most [`READ_BATCH`] (a flood waits for the next
+    /// call, and memory stays bounded).
     async fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
-        while self.reader.has_line() || fd_readable(self.stdout_fd) {
+        while out.len() < READ_BATCH && (self.reader.has_line() || fd_readable(self.stdout_fd)) {
             let got = match tokio::time::timeout(budget, self.reader.next_line()).await {
                 Err(_) => return Ok(()),
                 Ok(Ok(())) => {
@@ -721,13 +725,19 @@ impl Session {
         self.rt.block_on(self.io.write_pending(budget))
     }
 
-    /// Protocol 1.1: the complete lines the bot has written so far, without waiting (a partial
-    /// line waits at most `budget` for its end). Lines are appended to `out`.
+    /// Protocol 1.1: the complete lines the bot has written so far (at most 1,024), without
+    /// waiting for more (a partial line waits at most `budget` for its end). Lines are appended
+    /// to `out`.
     ///
     /// # Errors
     /// The process fault that ends the session: an exit, a closed stdout, a line too long.
     pub fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
         self.rt.block_on(self.io.read_ready(out, budget))
+    }
+
+    /// Whether a whole line is already read and waits in the buffer (`poll` does not see it).
+    pub fn has_line(&self) -> bool {
+        self.io.reader.has_line()
     }
 
     /// The bot's stdout, to wait for it with `poll`.
