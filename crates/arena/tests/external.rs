@@ -727,7 +727,7 @@ fn a_concurrent_bot_naming_another_table_is_malformed_on_that_table() {
 #[test]
 fn a_concurrent_bot_answering_no_request_is_stopped_and_restarted() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    for mode in ["unknownid", "noid", "flood"] {
+    for mode in ["unknownid", "noid", "flood", "bigflood"] {
         let run = multi(mode, generous());
         let r = run.report();
         assert!(run.faults(FaultKind::Malformed) >= 1, "{mode}: {r:?}");
