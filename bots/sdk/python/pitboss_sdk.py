@@ -28,9 +28,12 @@ PROTOCOL = 1
 RANKS = "23456789TJQKA"
 
 
+_RANK = {r: i + 2 for i, r in enumerate(RANKS)}
+
+
 def rank(card):
     """Rank of a card string such as "Td": 2..14 (ace high)."""
-    return RANKS.index(card[0]) + 2
+    return _RANK[card[0]]
 
 
 def low_rank(card):
