@@ -3,28 +3,12 @@
 //! few lines of strategy: in deuce-to-seven triple draw it keeps distinct low cards and bets made
 //! hands; in stud hi/lo it plays low cards and pairs.
 //!
-//! The loop is the whole protocol: answer `hello` with a hello, answer `act` with an action
-//! echoing the request id, ignore the notifications, exit at `match_end` or end of input.
-
-use std::io::{BufRead, BufWriter, Write};
+//! It is written on the SDK of `pitboss-protocol` (`sdk::run`): the bot is only the [`Bot`]
+//! implementation below. The SDK speaks protocol 1.1 (16 tables at once, compact messages: it
+//! keeps the view from the events) and version 1 with an older referee.
 
 use pitboss_cards::{Card, Rank};
-use pitboss_protocol::{
-    ActRequest, Action, ActionReply, Bot, Clock, FromBot, HelloReply, LegalActions, Phase,
-    SeatView, ToBot, PROTOCOL_VERSION,
-};
-use serde::Deserialize;
-
-/// The part of an `act` request this bot uses. Parsing only that (the events are skipped) is
-/// several times faster than the full tagged [`ToBot`] message.
-#[derive(Deserialize)]
-struct Decision {
-    id: u64,
-    hand: u64,
-    view: SeatView,
-    legal: LegalActions,
-    clock: Clock,
-}
+use pitboss_protocol::{sdk, ActRequest, Action, Bot, Phase};
 
 /// Lowball rank value: deuce 2 .. ace 14 (aces are high in deuce-to-seven).
 fn value(c: Card) -> u8 {
@@ -116,72 +100,10 @@ impl Bot for Example {
 }
 
 fn main() {
-    let stdin = std::io::stdin().lock();
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut bot = Example::default();
-    for line in stdin.lines() {
-        let Ok(line) = line else { break };
-        if line.starts_with(r#"{"type":"act","#) {
-            if let Ok(d) = serde_json::from_str::<Decision>(&line) {
-                let req = ActRequest {
-                    id: d.id,
-                    hand: d.hand,
-                    events: Vec::new(),
-                    view: d.view,
-                    legal: d.legal,
-                    clock: d.clock,
-                };
-                let reply = FromBot::Action(ActionReply {
-                    id: req.id,
-                    action: bot.act(&req),
-                });
-                if serde_json::to_writer(&mut out, &reply).is_err()
-                    || out.write_all(b"\n").is_err()
-                    || out.flush().is_err()
-                {
-                    break;
-                }
-                continue;
-            }
-        }
-        let msg: ToBot = match serde_json::from_str(&line) {
-            Ok(m) => m,
-            Err(e) => {
-                eprintln!("cannot read {line:?}: {e}");
-                continue;
-            }
-        };
-        let reply = match msg {
-            ToBot::Hello(h) => FromBot::Hello(HelloReply {
-                id: h.id,
-                protocol: PROTOCOL_VERSION,
-                name: "rust-example".into(),
-                version: Some(env!("CARGO_PKG_VERSION").into()),
-                games: vec!["triple-draw".into(), "stud-hi-lo".into()],
-            }),
-            ToBot::MatchStart(m) => {
-                bot.match_start(&m);
-                continue;
-            }
-            ToBot::HandStart(h) => {
-                bot.hand_start(&h);
-                continue;
-            }
-            ToBot::Act(r) => FromBot::Action(ActionReply {
-                id: r.id,
-                action: bot.act(&r),
-            }),
-            ToBot::HandEnd(h) => {
-                bot.hand_end(&h);
-                continue;
-            }
-            ToBot::MatchEnd(_) => break,
-        };
-        if serde_json::to_writer(&mut out, &reply).is_err()
-            || out.write_all(b"\n").is_err()
-            || out.flush().is_err()
-        {
-            break;
-        }
+    let mut opts = sdk::Options::new("rust-example");
+    opts.version = Some(env!("CARGO_PKG_VERSION").into());
+    opts.games = vec!["triple-draw".into(), "stud-hi-lo".into()];
+    if let Err(e) = sdk::run(&opts, Example::default) {
+        eprintln!("rust-example: {e}");
     }
 }

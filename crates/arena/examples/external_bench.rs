@@ -1,6 +1,10 @@
 //! Speed of external bots: the Rust example bot against itself, heads-up 2-7 triple draw fixed
-//! limit, on 1 and 2 tables (threads), next to the bare pipe round trip of a tiny JSON line with
-//! one request in flight (a `cat` child, blocking std pipes), measured in the same run.
+//! limit, on 1 and 2 worker threads, as a version 1 bot on the raw protocol
+//! (`pitboss-example-raw`: one table per process, full messages) and on the SDK
+//! (`pitboss-example-bot`: protocol 1.1, 16 tables per process, compact messages), next to the
+//! bare pipe rates of a tiny JSON line through a `cat` child measured in the same run: one line
+//! in flight (round trips), and 16 in flight (pipelined: 16 lines written at once, then read
+//! back).
 //!
 //! ```text
 //! cargo build --release -p pitboss-example-bot
@@ -37,6 +41,40 @@ fn pipe_round_trips(n: u32) -> f64 {
     rate
 }
 
+/// Lines per second through `cat` with 16 in flight: one write of 16 lines, then the 16 lines
+/// read back, repeated (the referee's batches with 16 tables in flight).
+fn pipe_pipelined(n: u32) -> f64 {
+    let mut child = Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("cat");
+    let mut w = child.stdin.take().unwrap();
+    let mut r = BufReader::new(child.stdout.take().unwrap());
+    let msg = b"{\"type\":\"action\",\"id\":1,\"action\":{\"type\":\"call\"}}\n";
+    let batch: Vec<u8> = msg.repeat(16);
+    let mut line = String::new();
+    let t = Instant::now();
+    for _ in 0..n / 16 {
+        w.write_all(&batch).unwrap();
+        w.flush().unwrap();
+        for _ in 0..16 {
+            line.clear();
+            r.read_line(&mut line).unwrap();
+        }
+    }
+    let rate = f64::from((n / 16) * 16) / t.elapsed().as_secs_f64();
+    drop(w);
+    let _ = child.wait();
+    rate
+}
+
+fn median3(f: impl Fn() -> f64) -> f64 {
+    let mut v = [f(), f(), f()];
+    v.sort_by(f64::total_cmp);
+    v[1]
+}
+
 fn main() {
     let mut hands = 100_000u64;
     let mut sandbox = false;
@@ -47,10 +85,12 @@ fn main() {
             hands = a.parse().expect("HANDS");
         }
     }
-    let manifest = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../bots/rust-example/bot.toml"
-    );
+    let bin = |name: &str| {
+        format!(
+            "exec:{}/../../target/release/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "load average before: {}",
@@ -59,57 +99,58 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    for threads in [1usize, 2] {
-        // The pipe rate next to each run (the machine is shared, so it drifts).
-        let mut pipes = [
-            pipe_round_trips(100_000),
-            pipe_round_trips(100_000),
-            pipe_round_trips(100_000),
-        ];
-        pipes.sort_by(f64::total_cmp);
-        let pipe = pipes[1];
-        println!(
-            "bare pipe round trip (cat, one tiny JSON line in flight), median of 3: {pipe:.0} /s"
-        );
-        let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
-        let bots = vec![manifest.to_string(), manifest.to_string()];
-        let cfg = MatchConfig::from_file(
-            MatchFile {
-                game: Some("27td-fl".into()),
-                bots: Some(bots.clone()),
-                hands: Some(hands),
-                seed: Some(1),
-                threads: Some(threads),
-                out: Some(out.clone()),
-                ..MatchFile::default()
-            },
-            |_| unreachable!(),
-        )
-        .unwrap();
-        let opts = ExternalOptions {
-            sandbox,
-            out: out.clone(),
-            ..ExternalOptions::default()
-        };
-        let factory = ExternalFactory::new(&bots, |_, _| None, &opts).expect("bots");
-        let t = Instant::now();
-        let res = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        let decisions: u64 = factory
-            .reports()
-            .iter()
-            .flatten()
-            .map(|r| r.decisions)
-            .sum();
-        let faults: u64 = res.stats.bots.iter().map(|b| b.fault_total()).sum();
-        drop(factory);
-        let per_table = decisions as f64 / secs / threads as f64;
-        println!(
-            "{threads} table(s): {hands} hands in {secs:.2} s = {:.0} hands/s, {:.0} decisions/s ({per_table:.0} per table = {:.0}% of the pipe rate), faults {faults}",
-            hands as f64 / secs,
-            decisions as f64 / secs,
-            100.0 * per_table / pipe
-        );
-        let _ = std::fs::remove_dir_all(&out);
+    let pipe = median3(|| pipe_round_trips(100_000));
+    let piped = median3(|| pipe_pipelined(800_000));
+    println!("bare pipe, one tiny JSON line in flight (round trips), median of 3: {pipe:.0} /s");
+    println!("bare pipe, 16 lines in flight (pipelined), median of 3: {piped:.0} lines/s");
+    for (label, name) in [
+        ("v1 raw", "pitboss-example-raw"),
+        ("1.1 SDK", "pitboss-example-bot"),
+    ] {
+        for threads in [1usize, 2] {
+            let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
+            let bots = vec![bin(name), bin(name)];
+            let cfg = MatchConfig::from_file(
+                MatchFile {
+                    game: Some("27td-fl".into()),
+                    bots: Some(bots.clone()),
+                    hands: Some(hands),
+                    seed: Some(1),
+                    threads: Some(threads),
+                    out: Some(out.clone()),
+                    ..MatchFile::default()
+                },
+                |_| unreachable!(),
+            )
+            .unwrap();
+            let opts = ExternalOptions {
+                sandbox,
+                out: out.clone(),
+                ..ExternalOptions::default()
+            };
+            let factory = ExternalFactory::new(&bots, |_, _| None, &opts).expect("bots");
+            let t = Instant::now();
+            let res = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            let decisions: u64 = factory
+                .reports()
+                .iter()
+                .flatten()
+                .map(|r| r.decisions)
+                .sum();
+            let faults: u64 = res.stats.bots.iter().map(|b| b.fault_total()).sum();
+            let spawns: u32 = factory.reports().iter().flatten().map(|r| r.spawns).sum();
+            drop(factory);
+            let rate = decisions as f64 / secs;
+            println!(
+                "{label}, --threads {threads}: {hands} hands in {secs:.2} s = {:.0} hands/s, \
+                 {rate:.0} decisions/s = {:.0}% of the round-trip rate, {:.0}% of the pipelined \
+                 rate; {spawns} processes, faults {faults}",
+                hands as f64 / secs,
+                100.0 * rate / pipe,
+                100.0 * rate / piped,
+            );
+            let _ = std::fs::remove_dir_all(&out);
+        }
     }
 }

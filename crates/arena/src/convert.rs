@@ -232,6 +232,13 @@ pub fn game_info(g: &rules::Game) -> wire::GameInfo {
         small_bet: g.stakes.small_bet,
         big_bet: g.stakes.big_bet,
         cap: g.options.cap,
+        heads_up_uncapped: g.options.heads_up_uncapped,
+        ace_five_straight: g.options.ace_five_straight,
+        reveal: match g.options.reveal {
+            rules::Reveal::Auto => "auto",
+            rules::Reveal::All => "all",
+        }
+        .into(),
     }
 }
 

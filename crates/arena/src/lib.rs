@@ -8,6 +8,7 @@
 pub mod config;
 pub mod convert;
 pub mod external;
+pub mod multi;
 pub mod output;
 pub mod player;
 pub mod ratings;

@@ -34,6 +34,12 @@ pub trait Player: Send {
     }
     /// Called once when the match (or this table) is over.
     fn finish(&mut self) {}
+    /// Whether the referee's caller asks this player for decisions itself (a table of a
+    /// process that plays several at once: [`Referee::step`](crate::referee::Referee::step)
+    /// hands the request out instead of calling [`Player::act`]).
+    fn deferred(&self) -> bool {
+        false
+    }
 }
 
 /// An in-process Rust bot.

@@ -30,6 +30,9 @@ pub struct Referee {
     ends: Vec<wire::HandEnd>,
     cursor: Vec<usize>,
     next_id: u64,
+    hand_no: u64,
+    /// The decision waiting for an answer.
+    legal: Option<Legal>,
     /// Faults of the last hand.
     pub faults: Vec<SeatFault>,
 }
@@ -56,13 +59,6 @@ impl Referee {
         Referee::default()
     }
 
-    /// Brings the wire copies of the hand's events up to date.
-    fn sync_events(&mut self, hand: &Hand) {
-        let from = self.wire_events.len();
-        self.wire_events
-            .extend(hand.events()[from..].iter().map(|e| convert::event(*e)));
-    }
-
     /// Sets `out` to the events from `from` on as `seat` may see them.
     fn events_for(wire_events: &[wire::Event], from: usize, seat: u8, out: &mut Vec<wire::Event>) {
         out.clear();
@@ -81,6 +77,22 @@ impl Referee {
         hand_no: u64,
         players: &mut [Box<dyn Player>],
     ) {
+        self.begin(table, deck, hand_no, players);
+        while let Some(i) = self.step(players) {
+            let answer = players[i].act(&self.requests[i]);
+            self.answer(i, answer);
+        }
+    }
+
+    /// Starts hand number `hand_no` (the players get `hand_start`); then [`Referee::step`] until
+    /// it returns `None`.
+    pub fn begin(
+        &mut self,
+        table: &Table,
+        deck: Deck,
+        hand_no: u64,
+        players: &mut [Box<dyn Player>],
+    ) {
         let n = table.seats();
         self.faults.clear();
         self.requests.resize_with(n, Default::default);
@@ -89,7 +101,8 @@ impl Referee {
         self.cursor.clear();
         self.cursor.resize(n, 0);
         self.wire_events.clear();
-        let mut hand = match self.hand.take() {
+        self.hand_no = hand_no;
+        let hand = match self.hand.take() {
             Some(mut h) => {
                 h.restart(table, deck).expect("a full deck always deals");
                 h
@@ -108,55 +121,100 @@ impl Referee {
                 self.fault(Seat(i as u8), f);
             }
         }
-        while let Some(legal) = hand.legal() {
+        self.hand = Some(hand);
+        self.legal = None;
+    }
+
+    /// Plays on until a decision is needed: returns the seat whose request
+    /// ([`Referee::request`]) awaits an [`Referee::answer`], or `None` when the hand is over (the
+    /// players have had `hand_end`). Players that are [`Player::deferred`] are asked by the
+    /// caller; the others are asked here.
+    pub fn step(&mut self, players: &mut [Box<dyn Player>]) -> Option<usize> {
+        loop {
+            let hand = self.hand.as_deref().expect("begin was called");
+            let Some(legal) = hand.legal() else {
+                self.end(players);
+                return None;
+            };
             let s = legal.seat;
             let i = s.index();
+            self.legal = Some(legal);
             let player = &mut players[i];
-            let answer = if player.forfeited() {
-                Err(Fault::new(FaultKind::Forfeit, "forfeited the match"))
-            } else {
-                self.sync_events(&hand);
-                let req = &mut self.requests[i];
-                self.next_id += 1;
-                req.id = self.next_id;
-                req.hand = hand_no;
-                Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut req.events);
-                self.cursor[i] = self.wire_events.len();
-                convert::fill_view(&hand.view(s), &mut req.view);
-                req.legal = convert::legal(&legal);
-                player.act(req)
-            };
-            let action = match answer {
-                Ok(a) => match convert::action(&a) {
-                    Some(a) => a,
-                    None => {
-                        self.fault(
-                            s,
-                            Fault::new(FaultKind::Illegal, format!("{a:?}: a card listed twice")),
-                        );
-                        penalty(&legal)
-                    }
-                },
-                Err(f) => {
-                    self.fault(s, f);
+            if player.forfeited() {
+                self.answer(
+                    i,
+                    Err(Fault::new(FaultKind::Forfeit, "forfeited the match")),
+                );
+                continue;
+            }
+            let hand = self.hand.as_deref().expect("begin was called");
+            let from = self.wire_events.len();
+            self.wire_events
+                .extend(hand.events()[from..].iter().map(|e| convert::event(*e)));
+            let req = &mut self.requests[i];
+            self.next_id += 1;
+            req.id = self.next_id;
+            req.hand = self.hand_no;
+            Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut req.events);
+            self.cursor[i] = self.wire_events.len();
+            convert::fill_view(&hand.view(s), &mut req.view);
+            req.legal = convert::legal(&legal);
+            if player.deferred() {
+                return Some(i);
+            }
+            let answer = player.act(req);
+            self.answer(i, answer);
+        }
+    }
+
+    /// The request waiting for seat `i`'s answer (after [`Referee::step`] returned `Some(i)`).
+    pub fn request(&self, i: usize) -> &wire::ActRequest {
+        &self.requests[i]
+    }
+
+    /// Applies seat `i`'s answer to the pending decision (a fault becomes the penalty).
+    pub fn answer(&mut self, i: usize, answer: Result<wire::Action, Fault>) {
+        let legal = self.legal.take().expect("a decision is pending");
+        let s = legal.seat;
+        debug_assert_eq!(s.index(), i);
+        let action = match answer {
+            Ok(a) => match convert::action(&a) {
+                Some(a) => a,
+                None => {
+                    self.fault(
+                        s,
+                        Fault::new(FaultKind::Illegal, format!("{a:?}: a card listed twice")),
+                    );
                     penalty(&legal)
                 }
-            };
-            match hand.apply(s, action) {
-                Ok(_) => {}
-                Err(ApplyError::Illegal(e)) => {
-                    self.fault(s, Fault::new(FaultKind::Illegal, e.to_string()));
-                    hand.apply(s, penalty(&legal))
-                        .expect("the penalty action is always legal");
-                }
-                Err(ApplyError::Deal(e)) => unreachable!("a full deck always deals: {e}"),
+            },
+            Err(f) => {
+                self.fault(s, f);
+                penalty(&legal)
             }
+        };
+        let hand = self.hand.as_deref_mut().expect("begin was called");
+        match hand.apply(s, action) {
+            Ok(_) => {}
+            Err(ApplyError::Illegal(e)) => {
+                let f = Fault::new(FaultKind::Illegal, e.to_string());
+                hand.apply(s, penalty(&legal))
+                    .expect("the penalty action is always legal");
+                self.fault(s, f);
+            }
+            Err(ApplyError::Deal(e)) => unreachable!("a full deck always deals: {e}"),
         }
-        self.sync_events(&hand);
+    }
+
+    fn end(&mut self, players: &mut [Box<dyn Player>]) {
+        let hand = self.hand.as_deref().expect("begin was called");
+        let from = self.wire_events.len();
+        self.wire_events
+            .extend(hand.events()[from..].iter().map(|e| convert::event(*e)));
         for (i, p) in players.iter_mut().enumerate() {
             let s = Seat(i as u8);
             let end = &mut self.ends[i];
-            end.hand = hand_no;
+            end.hand = self.hand_no;
             Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut end.events);
             end.net.clear();
             end.net.extend(hand.net().map(|(_, v)| v));
@@ -168,7 +226,6 @@ impl Referee {
                 });
             }
         }
-        self.hand = Some(hand);
     }
 
     /// The last hand played.

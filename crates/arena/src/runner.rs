@@ -30,6 +30,28 @@ pub trait BotFactory: Sync {
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (the caller records it and the seat forfeits).
     fn create(&self, index: usize, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault>;
+
+    /// Hands (tables) one process of bot `index` plays at once (protocol 1.1); `usize::MAX` for
+    /// an in-process bot, which is created per table.
+    fn concurrency(&self, _index: usize) -> usize {
+        usize::MAX
+    }
+
+    /// The process of bot `index` for `lane` that plays several tables of a worker at once
+    /// (only asked when [`BotFactory::concurrency`] is finite).
+    ///
+    /// # Errors
+    /// A [`Fault`] when the bot cannot be started.
+    fn create_multi(
+        &self,
+        index: usize,
+        _lane: usize,
+    ) -> Result<crate::multi::SharedProcess, Fault> {
+        Err(Fault::new(
+            pitboss_protocol::FaultKind::Handshake,
+            format!("bot {index} plays one table per process"),
+        ))
+    }
 }
 
 /// Where hand `k` of a match is played from.
@@ -93,7 +115,7 @@ pub enum ArenaError {
     Csv(#[from] csv::Error),
 }
 
-struct Block {
+pub(crate) struct Block {
     index: u64,
     stats: MatchStats,
     hands_csv: Vec<u8>,
@@ -157,6 +179,7 @@ pub fn run_match(
     };
     let mut total = MatchStats::new(n);
     let mut done = 0u64;
+    let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
         for _ in 0..cfg.threads.min(blocks as usize).max(1) {
             let tx = tx.clone();
@@ -166,7 +189,11 @@ pub fn run_match(
                 if b >= blocks {
                     break;
                 }
-                let block = play_block(cfg, factory, &table, b, bsize);
+                let block = if k > 1 {
+                    crate::multi::play_block(cfg, factory, &table, b, bsize, k)
+                } else {
+                    play_block(cfg, factory, &table, b, bsize)
+                };
                 if tx.send(block).is_err() {
                     break;
                 }
@@ -264,31 +291,21 @@ fn play_block(
 ) -> Block {
     let n = cfg.bots.len();
     let key: DeckKey = cfg.deck_key();
-    let mut stats = MatchStats::new(n);
+    let mut rec = Recorder::new(cfg, table);
     let lanes = if cfg.duplicate { n } else { 1 };
     let mut lane_players = players_by_lane(factory, n, lanes, |lane, i| {
         derive_seed(cfg.seed, b, (lane * n + i) as u64)
     });
-    let start = MatchStart {
-        game: convert::game_info(&table.game().clone()),
-        hands: cfg.hands,
-        decision_ms: 0,
-        bank_ms: 0,
-    };
+    let start = match_start(cfg, table);
     for players in &mut lane_players {
         for (i, p) in players.iter_mut().enumerate() {
             if let Err(f) = p.match_start(&start) {
-                stats.bots[i].add_fault(f.kind);
+                rec.stats.bots[i].add_fault(f.kind);
             }
         }
     }
     let mut referee = Referee::new();
-    let mut hands_csv = Vec::new();
-    let mut phhs = Vec::new();
-    let mut names_by_seat = vec![String::new(); n];
-    let stacks: Vec<u64> = (0..n).map(|s| table.stack(Seat(s as u8))).collect();
-    let game = *table.game();
-    let mut unit_net = vec![0i64; n];
+    let mut net = Vec::with_capacity(n);
     let first = b * bsize;
     let last = ((b + 1) * bsize).min(cfg.hands);
     for k in first..last {
@@ -299,22 +316,79 @@ fn play_block(
         referee.play(&t, Deck::with_key(&key, s.deal), k, players);
         players.rotate_left(s.rotation);
         let hand = referee.hand();
-        let events = hand.events();
+        net.clear();
+        net.extend(hand.net());
+        rec.record(k, hand.events(), &net, &referee.faults);
+    }
+    for p in lane_players.iter_mut().flatten() {
+        p.finish();
+    }
+    rec.block(b)
+}
+
+/// The `match_start` every player gets.
+pub(crate) fn match_start(cfg: &MatchConfig, table: &Table) -> MatchStart {
+    MatchStart {
+        game: convert::game_info(&table.game().clone()),
+        hands: cfg.hands,
+        decision_ms: 0,
+        bank_ms: 0,
+    }
+}
+
+/// The records of one block, hand after hand in hand order.
+pub(crate) struct Recorder<'a> {
+    cfg: &'a MatchConfig,
+    pub(crate) stats: MatchStats,
+    hands_csv: Vec<u8>,
+    phhs: Vec<u8>,
+    names_by_seat: Vec<String>,
+    stacks: Vec<u64>,
+    game: pitboss_rules::Game,
+    unit_net: Vec<i64>,
+}
+
+impl<'a> Recorder<'a> {
+    pub(crate) fn new(cfg: &'a MatchConfig, table: &Table) -> Recorder<'a> {
+        let n = cfg.bots.len();
+        Recorder {
+            cfg,
+            stats: MatchStats::new(n),
+            hands_csv: Vec::new(),
+            phhs: Vec::new(),
+            names_by_seat: vec![String::new(); n],
+            stacks: (0..n).map(|s| table.stack(Seat(s as u8))).collect(),
+            game: *table.game(),
+            unit_net: vec![0i64; n],
+        }
+    }
+
+    /// Records hand `k` of the match: its events, every seat's net and the faults.
+    pub(crate) fn record(
+        &mut self,
+        k: u64,
+        events: &[Event],
+        net: &[(Seat, i64)],
+        faults: &[crate::referee::SeatFault],
+    ) {
+        let cfg = self.cfg;
+        let n = cfg.bots.len();
+        let s = slot(k, n, cfg.duplicate);
         if cfg.history {
-            for (seat, name) in names_by_seat.iter_mut().enumerate() {
+            for (seat, name) in self.names_by_seat.iter_mut().enumerate() {
                 name.clear();
                 name.push_str(cfg.name((seat + n - s.rotation) % n));
             }
             let rec = pitboss_phh::HandRecord {
-                game: &game,
-                stacks: &stacks,
+                game: &self.game,
+                stacks: &self.stacks,
                 button: s.button,
                 events,
-                names: Some(&names_by_seat),
+                names: Some(&self.names_by_seat),
                 hand: Some(k as i64 + 1),
             };
             let _ = write!(
-                phhs,
+                self.phhs,
                 "[{}]\n{}\n",
                 k + 1,
                 pitboss_phh::to_toml(&pitboss_phh::phh_from_events(&rec))
@@ -323,19 +397,18 @@ fn play_block(
         let showdown = events
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
-        for (seat, net) in hand.net() {
+        for &(seat, net) in net {
             let bot = (seat.index() + n - s.rotation) % n;
-            stats.bots[bot].add_hand(seat, events, net);
-            unit_net[bot] += net;
+            self.stats.bots[bot].add_hand(seat, events, net);
+            self.unit_net[bot] += net;
             if cfg.history {
-                let faults: Vec<&str> = referee
-                    .faults
+                let faults: Vec<&str> = faults
                     .iter()
                     .filter(|f| f.seat == seat)
                     .map(|f| f.kind.name())
                     .collect();
                 let _ = writeln!(
-                    hands_csv,
+                    self.hands_csv,
                     "{k},{},{},{},{},{},{net},{},{}",
                     s.deal,
                     s.rotation,
@@ -347,26 +420,26 @@ fn play_block(
                 );
             }
         }
-        for f in &referee.faults {
+        for f in faults {
             let bot = (f.seat.index() + n - s.rotation) % n;
-            stats.bots[bot].add_fault(f.kind);
+            self.stats.bots[bot].add_fault(f.kind);
         }
         let unit_done = !cfg.duplicate || s.rotation == n - 1;
         if unit_done {
-            for (bot, v) in unit_net.iter_mut().enumerate() {
-                stats.bots[bot].add_unit(*v);
+            for (bot, v) in self.unit_net.iter_mut().enumerate() {
+                self.stats.bots[bot].add_unit(*v);
                 *v = 0;
             }
         }
     }
-    for p in lane_players.iter_mut().flatten() {
-        p.finish();
-    }
-    Block {
-        index: b,
-        stats,
-        hands_csv,
-        phhs,
+
+    pub(crate) fn block(self, index: u64) -> Block {
+        Block {
+            index,
+            stats: self.stats,
+            hands_csv: self.hands_csv,
+            phhs: self.phhs,
+        }
     }
 }
 

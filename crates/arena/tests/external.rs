@@ -631,3 +631,216 @@ fn memory_limit_stops_a_hog() {
         run.report().faults[0]
     );
 }
+
+/// Protocol 1.1: the `multi.py` fixture in `mode`, 400 hands against `call`.
+fn multi(mode: &str, limits: Limits) -> Run {
+    multi_hands(mode, limits, 400)
+}
+
+fn multi_hands(mode: &str, limits: Limits, hands: u64) -> Run {
+    let bot = format!("{} {mode}", fixture("multi.py"));
+    match_with(
+        &format!("multi-{mode}"),
+        "27td-fl",
+        &bot,
+        hands,
+        limits,
+        true,
+    )
+}
+
+/// `hands.csv` without the bot-name column (the names differ with the mode argument).
+fn hands_without_names(run: &Run) -> String {
+    let text = std::fs::read_to_string(run.out.join("hands.csv")).unwrap();
+    text.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(5);
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_concurrent_bot_answering_out_of_order_plays_the_same_match_as_a_version_1_bot() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let v1 = multi("v1", generous());
+    let ok = multi("ok", generous());
+    let compact = multi("compact", generous());
+    for run in [&v1, &ok, &compact] {
+        assert_eq!(run.total_faults(), 0, "{:?}", run.report());
+    }
+    let expected = hands_without_names(&v1);
+    assert!(expected.lines().count() > 400);
+    assert_eq!(hands_without_names(&ok), expected);
+    assert_eq!(hands_without_names(&compact), expected);
+    assert_eq!(ok.result.stats.bots[0].net, v1.result.stats.bots[0].net);
+    // One process played all four tables (the probe's process, reused).
+    assert_eq!(ok.report().spawns, 1);
+    let transcript = std::fs::read_to_string(ok.out.join("transcripts/1-multi.py-1.txt"))
+        .or_else(|_| {
+            let d = std::fs::read_dir(ok.out.join("transcripts")).unwrap();
+            std::fs::read_to_string(d.into_iter().next().unwrap().unwrap().path())
+        })
+        .unwrap();
+    assert!(transcript.contains(r#""table":3"#), "four tables in flight");
+}
+
+#[test]
+fn a_concurrent_bot_late_on_one_table_times_out_there_only() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = Limits {
+        decision_ms: Some(500),
+        bank_ms: Some(0),
+        ..generous()
+    };
+    let run = multi("late", limits);
+    assert_eq!(run.faults(FaultKind::Timeout), 1, "{:?}", run.report());
+    assert_eq!(run.report().restarts, 0);
+    assert!(run.log().contains("late reply to request"), "{}", run.log());
+}
+
+#[test]
+fn a_concurrent_bot_crashing_mid_batch_faults_its_pending_tables_and_restarts() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = multi("crash", generous());
+    let r = run.report();
+    assert!(run.faults(FaultKind::Crash) >= 2, "{r:?}");
+    assert!(r.restarts >= 1, "{r:?}");
+    assert!(
+        r.faults
+            .iter()
+            .any(|f| f.detail.contains("crashing with requests pending")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_concurrent_bot_naming_another_table_is_malformed_on_that_table() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let run = multi("wrongtable", generous());
+    assert_eq!(run.faults(FaultKind::Malformed), 1, "{:?}", run.report());
+    assert_eq!(run.report().restarts, 0);
+}
+
+#[test]
+fn a_concurrent_bot_answering_no_request_is_stopped_and_restarted() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for mode in ["unknownid", "noid", "flood", "bigflood"] {
+        let run = multi(mode, generous());
+        let r = run.report();
+        assert!(run.faults(FaultKind::Malformed) >= 1, "{mode}: {r:?}");
+        // Every process of the fixture does it once: stopped, restarted, until the restarts
+        // are used up.
+        assert!(r.restarts >= 1, "{mode}: {r:?}");
+        assert_eq!(r.spawns, r.restarts + 1, "{mode}: {r:?}");
+    }
+}
+
+#[test]
+fn the_python_sdk_keeps_the_referees_view_from_the_events() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python/pitboss_sdk.py");
+    let sdk = sdk.canonicalize().unwrap();
+    for game in ["27td-fl", "27td-nl", "stud8-fl", "stud8-pl"] {
+        let bot = format!("{} {}", fixture("sdk_verify.py"), sdk.display());
+        let run = match_with(&format!("sdk-{game}"), game, &bot, 300, generous(), true);
+        assert_eq!(run.total_faults(), 0, "{game}: {:?}", run.report());
+        assert!(run.report().decisions > 300, "{game}");
+    }
+}
+
+/// A match of `bots` with `threads` workers, duplicate or not.
+fn match_of(name: &str, bots: &[String], threads: usize, duplicate: bool) -> Run {
+    let out = tmp(name);
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some("stud8-fl".into()),
+            bots: Some(bots.to_vec()),
+            hands: Some(2100),
+            seed: Some(9),
+            threads: Some(threads),
+            duplicate: Some(duplicate),
+            out: Some(out.clone()),
+            history: Some(true),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .unwrap();
+    let opts = ExternalOptions {
+        limits: generous(),
+        transcript: true,
+        out: out.clone(),
+        ..ExternalOptions::default()
+    };
+    let factory = ExternalFactory::new(bots, common::builtin, &opts).unwrap();
+    let result = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
+    let reports = factory.reports();
+    drop(factory);
+    let run = Run {
+        result,
+        reports,
+        out,
+    };
+    assert_invariants(&run, 2100);
+    run
+}
+
+#[test]
+fn concurrency_with_threads_and_duplicate_gives_the_version_1_results() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bot = |mode: &str| format!("{} {mode}", fixture("multi.py"));
+    for (threads, duplicate) in [(2, false), (1, true)] {
+        let v1 = match_of(
+            "multi-v1-td",
+            &[bot("v1"), "call".into()],
+            threads,
+            duplicate,
+        );
+        let ok = match_of(
+            "multi-ok-td",
+            &[bot("compact"), "call".into()],
+            threads,
+            duplicate,
+        );
+        assert_eq!(ok.total_faults(), 0, "{:?}", ok.report());
+        assert_eq!(hands_without_names(&ok), hands_without_names(&v1));
+        if duplicate {
+            // One process per seat rotation (lane), never one for both.
+            assert_eq!(ok.report().spawns, 2, "{:?}", ok.report());
+        }
+    }
+}
+
+#[test]
+fn a_concurrent_bot_next_to_a_version_1_bot_plays_one_table_with_table_ids() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bots = [
+        format!("{} compact", fixture("multi.py")),
+        format!("{} v1", fixture("multi.py")),
+    ];
+    let run = match_of("multi-mixed", &bots, 1, false);
+    assert_eq!(
+        run.result.stats.bots[0].fault_total(),
+        0,
+        "{:?}",
+        run.reports
+    );
+    assert_eq!(
+        run.result.stats.bots[1].fault_total(),
+        0,
+        "{:?}",
+        run.reports
+    );
+    let dir = run.out.join("transcripts");
+    let mut texts: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    texts.sort_by_key(|t| !t.contains(r#""concurrency":4"#));
+    assert!(texts[0].contains(r#""table":0"#) && !texts[0].contains(r#""table":1"#));
+    assert!(!texts[0].contains(r#""view""#), "compact messages");
+    assert!(!texts[1].contains(r#""table""#), "version 1 messages");
+}

@@ -315,3 +315,121 @@ fn match_file_keys_for_external_bots_are_validated() {
         "{cfg}"
     );
 }
+
+#[test]
+fn check_plays_a_concurrent_bot_on_the_tables_it_claims() {
+    let bot = format!("{} ok", fixture("multi.py"));
+    let (out, text) = check(&bot, &["--game", "27td-fl", "--hands", "40"], "multi-ok");
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("protocol 1.1: concurrency 4, full messages"),
+        "{text}"
+    );
+    assert!(text.contains("27td-fl, 4 tables at once"), "{text}");
+    // The four tables' first requests go out together.
+    assert!(text.contains("up to 4 requests in flight"), "{text}");
+
+    let bot = format!("{} wrongtable", fixture("multi.py"));
+    let (out, text) = check(&bot, &["--game", "27td-fl", "--hands", "40"], "multi-bad");
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("4 tables at once: 1 × malformed"), "{text}");
+    assert!(text.contains("names table"), "{text}");
+}
+
+#[test]
+fn check_passes_the_python_sdk_example() {
+    let bot = root().join("bots/sdk/python/bot.toml");
+    let (out, text) = check(
+        bot.to_str().unwrap(),
+        &[
+            "--hands",
+            "100",
+            "--decision-ms",
+            "10000",
+            "--allow-read-outside",
+        ],
+        "py-sdk",
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("FIT for a tournament"), "{text}");
+    assert!(text.contains("16 tables at once"), "{text}");
+}
+
+/// The Rust example on the SDK (protocol 1.1: 16 tables per process, compact messages, the view
+/// kept from the events) plays exactly the hands of the same bot on the raw protocol (version 1,
+/// full messages), for the same seed and salt, against a deterministic opponent.
+#[test]
+fn the_sdk_example_plays_the_same_hands_as_the_raw_one() {
+    let dir = Path::new(env!("CARGO_BIN_EXE_pitboss")).to_path_buf();
+    let (raw, sdk) = (
+        dir.with_file_name("pitboss-example-raw"),
+        dir.with_file_name("pitboss-example-bot"),
+    );
+    if !raw.exists() || !sdk.exists() {
+        eprintln!("skipped: the example bots are not built");
+        return;
+    }
+    let (a, b) = (tmp("raw-v1"), tmp("sdk-11"));
+    for game in ["27td-fl", "stud8-nl"] {
+        let out = pitboss()
+            .args([
+                "match",
+                "--game",
+                game,
+                "--hands",
+                "1500",
+                "--threads",
+                "2",
+                "--history",
+            ])
+            .args([
+                "--bot",
+                &format!("exec:{}", raw.display()),
+                "--bot",
+                "call",
+                "--force",
+            ])
+            .arg("--out")
+            .arg(&a)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = pitboss()
+            .arg("match")
+            .arg(a.join("config.toml"))
+            .args([
+                "--bot",
+                &format!("exec:{}", sdk.display()),
+                "--bot",
+                "call",
+                "--force",
+            ])
+            .arg("--out")
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let hands = |d: &Path| -> Vec<String> {
+            std::fs::read_to_string(d.join("hands.csv"))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let mut f: Vec<&str> = l.split(',').collect();
+                    f.remove(5);
+                    f.join(",")
+                })
+                .collect()
+        };
+        let (ha, hb) = (hands(&a), hands(&b));
+        assert_eq!(ha.len(), 3001, "{game}");
+        assert!(ha == hb, "{game}: the hands differ");
+    }
+}

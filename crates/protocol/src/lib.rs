@@ -8,11 +8,12 @@
 
 mod bot;
 mod messages;
+pub mod sdk;
 mod wire;
 
 pub use bot::Bot;
 pub use messages::*;
-pub use wire::{read_message, write_message, WireError, MAX_LINE};
+pub use wire::{read_line, read_message, write_message, WireError, MAX_LINE};
 
 /// The protocol version spoken by this crate; the handshake must agree on it.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -1,4 +1,5 @@
-//! Every message of protocol version 1. See `protocol.md` for the contract and example sessions.
+//! Every message of protocol version 1 (and its 1.1 options). See `protocol.md` for the contract
+//! and example sessions.
 
 use pitboss_cards::Card;
 use serde::{Deserialize, Serialize};
@@ -39,12 +40,17 @@ pub enum FromBot {
 pub struct Hello {
     pub id: u64,
     pub protocol: u32,
+    /// The minor version the referee speaks (1: the options `concurrency` and `messages` of the
+    /// bot's hello are understood). Absent in version 1.0 referees.
+    #[serde(default)]
+    pub minor: u32,
     /// The referee's name and version, for logs.
     pub referee: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The bot's hello. Unknown fields are ignored (later versions may add options); the known ones
+/// are checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HelloReply {
     pub id: u64,
     pub protocol: u32,
@@ -54,6 +60,24 @@ pub struct HelloReply {
     /// Games the bot plays (`triple-draw`, `stud-hi-lo`); empty means both.
     #[serde(default)]
     pub games: Vec<String>,
+    /// Protocol 1.1: how many hands (tables) this process plays at once. Given (even 1), every
+    /// hand-scoped message carries a `table` id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u32>,
+    /// Protocol 1.1: `full` (default) or `compact` (`act` without the `view`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Messages>,
+}
+
+/// What an `act` request carries (protocol 1.1 option `messages`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Messages {
+    /// The view, the new events and the legal actions (version 1).
+    #[default]
+    Full,
+    /// The new events and the legal actions; the bot keeps the view from the events.
+    Compact,
 }
 
 /// The game being played.
@@ -71,6 +95,21 @@ pub struct GameInfo {
     pub big_bet: Chips,
     /// Fixed limit: bets and raises per round counting the opening bet; 0 = no cap.
     pub cap: u8,
+    /// Fixed limit: the cap is lifted while exactly two players are left in the hand (`cap`
+    /// still states the cap that applies otherwise).
+    #[serde(default)]
+    pub heads_up_uncapped: bool,
+    /// Deuce-to-seven: A-2-3-4-5 is a five-high straight instead of an ace-high hand.
+    #[serde(default)]
+    pub ace_five_straight: bool,
+    /// Who shows at showdown: `auto` (only hands that beat or tie the best shown so far) or
+    /// `all`.
+    #[serde(default = "auto")]
+    pub reveal: String,
+}
+
+fn auto() -> String {
+    "auto".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,6 +246,9 @@ pub struct ActRequest {
 #[serde(deny_unknown_fields)]
 pub struct ActionReply {
     pub id: u64,
+    /// Protocol 1.1, optional: the table of the request; when given it must be the request's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
     pub action: Action,
 }
 

@@ -41,6 +41,16 @@ pub fn read_message<R: BufRead, T: DeserializeOwned>(
     r: &mut R,
     buf: &mut Vec<u8>,
 ) -> Result<T, WireError> {
+    read_line(r, buf)?;
+    Ok(serde_json::from_slice(buf)?)
+}
+
+/// Reads one line into `buf` (without its newline), rejecting lines over [`MAX_LINE`] without
+/// buffering them whole.
+///
+/// # Errors
+/// [`WireError::Closed`] at end of stream, [`WireError::TooLong`].
+pub fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>) -> Result<(), WireError> {
     buf.clear();
     loop {
         let chunk = r.fill_buf()?;
@@ -67,7 +77,7 @@ pub fn read_message<R: BufRead, T: DeserializeOwned>(
             }
         }
     }
-    Ok(serde_json::from_slice(buf)?)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -79,6 +89,7 @@ mod tests {
     fn round_trip_and_limits() {
         let msg = FromBot::Action(ActionReply {
             id: 7,
+            table: None,
             action: Action::Raise { to: 200 },
         });
         let mut out = Vec::new();

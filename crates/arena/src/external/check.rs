@@ -121,6 +121,12 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
                 for w in &r.warnings {
                     rep.say(format!("note: {w}"));
                 }
+                if let Some(c) = r.concurrency {
+                    rep.say(format!(
+                        "protocol 1.1: concurrency {c}, {} messages",
+                        if r.compact { "compact" } else { "full" }
+                    ));
+                }
                 Some(r)
             }
             (Ok(()), None) => None,
@@ -155,8 +161,12 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
         }
         (None, None) => presets("27td").chain(presets("stud8")).collect(),
     };
+    let concurrency = hello.as_ref().and_then(|h| h.concurrency).unwrap_or(1);
     for game in games {
         play_game(&game, &parsed, builtin, co, &mut rep)?;
+        if concurrency > 1 {
+            play_concurrent(&game, &parsed, builtin, co, &mut rep)?;
+        }
     }
     verdict(&mut rep, co);
     Ok(rep)
@@ -190,6 +200,80 @@ fn dummy_start() -> MatchStart {
         decision_ms: 0,
         bank_ms: 0,
     }
+}
+
+/// Protocol 1.1: the same game with the tables the bot claims in flight at once (the match
+/// runner's scheduling), so that out-of-order replies and hands that end while another table waits
+/// are exercised; every fault is a problem, as in the one-table run.
+fn play_concurrent(
+    game: &str,
+    spec: &BotSpec,
+    builtin: BuiltinFn,
+    co: &CheckOptions,
+    rep: &mut CheckReport,
+) -> Result<(), SpecError> {
+    if Preset::by_name(game).is_err() {
+        return Ok(());
+    }
+    let mut opts = co.external.clone();
+    opts.out = co.external.out.join(format!("{game}-concurrent"));
+    let f = ExternalFactory::from_specs(
+        vec![spec.clone(), BotSpec::Builtin(co.opponent.clone())],
+        builtin,
+        &opts,
+    )?;
+    let k = f.concurrency(0) as u64;
+    let cfg = crate::MatchConfig::from_file(
+        crate::MatchFile {
+            game: Some(game.to_string()),
+            bots: Some(vec!["bot".into(), co.opponent.clone()]),
+            hands: Some(co.hands.max(8 * k)),
+            threads: Some(1),
+            out: Some(opts.out.clone()),
+            ..crate::MatchFile::default()
+        },
+        |_| opts.out.clone(),
+    )
+    .map_err(|e| SpecError::Unknown(e.to_string()))?;
+    let cfg = crate::MatchConfig {
+        salt: pitboss_cards::Salt::random().ok(),
+        ..cfg
+    };
+    let result = crate::run_match(&cfg, &f, &mut |_, _| {})
+        .map_err(|e| SpecError::Unknown(e.to_string()))?;
+    let report: Report = f.reports()[0].clone().unwrap_or_default();
+    drop(f);
+    rep.say(format!(
+        "{game}, {k} tables at once: {} hands, {} decisions; up to {} requests in flight, {} \
+         replies out of order, {} hands ended while another table waited",
+        result.hands,
+        report.decisions,
+        report.max_in_flight,
+        report.out_of_order,
+        report.ended_while_waiting
+    ));
+    let bot = &result.stats.bots[0];
+    for kind in FaultKind::ALL {
+        let i = FaultKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
+        let n = bot.faults[i];
+        if n > 0 {
+            rep.problem(format!(
+                "{game}, {k} tables at once: {n} × {} — {}",
+                kind.name(),
+                explain(kind)
+            ));
+        }
+    }
+    for f in report.faults.iter().take(3) {
+        rep.say(format!("    {f}"));
+    }
+    if report.restarts > 0 {
+        rep.problem(format!(
+            "{game}, {k} tables at once: restarted {} time(s)",
+            report.restarts
+        ));
+    }
+    Ok(())
 }
 
 fn play_game(

@@ -15,6 +15,7 @@ pub mod build;
 pub mod check;
 pub mod launch;
 pub mod lines;
+pub mod multi;
 pub mod player;
 mod procs;
 mod rt;

@@ -100,6 +100,15 @@ pub struct Report {
     /// What the operator should know about this bot's jail (reads outside its folder, limits
     /// of its manifest cut to the maxima).
     pub warnings: Vec<String>,
+    /// Protocol 1.1: the concurrency and message style of the bot's hello.
+    pub concurrency: Option<u32>,
+    pub compact: bool,
+    /// Protocol 1.1, several tables in flight: the most requests pending at once on a process,
+    /// replies that came before the reply to an older pending request, and hands that ended
+    /// while another table of the process waited for a reply.
+    pub max_in_flight: u32,
+    pub out_of_order: u64,
+    pub ended_while_waiting: u64,
 }
 
 /// One external bot of a match, shared by its players on all workers.
@@ -110,20 +119,87 @@ pub struct Shared {
     pub restarts_max: u32,
     launch: Launch,
     transcripts: Option<PathBuf>,
-    bank: AtomicU64,
+    pub(super) bank: AtomicU64,
     restarts: AtomicU32,
     spawns: AtomicU32,
-    forfeited: AtomicBool,
-    hands: AtomicU64,
+    pub(super) forfeited: AtomicBool,
+    pub(super) hands: AtomicU64,
     /// Idle processes, by lane.
     pool: Mutex<Vec<Vec<Session>>>,
-    report: Mutex<Report>,
+    pub(super) report: Mutex<Report>,
+    /// Protocol 1.1: the concurrency of the bot's first process (started to learn it, then
+    /// pooled), and the fault if it did not start (the first player gets it instead of starting
+    /// another process).
+    probe: std::sync::OnceLock<usize>,
+    probe_fault: Mutex<Option<Fault>>,
     log: Arc<Mutex<BotLog>>,
     scratch: Option<PathBuf>,
 }
 
 impl Shared {
-    fn spawn(&self) -> Result<Session, Fault> {
+    /// Tables one process plays at once: 1 for a version 1 bot (learnt from the hello of a first
+    /// process, which then waits in the pool of lane 0).
+    fn concurrency(&self) -> usize {
+        *self.probe.get_or_init(|| match self.spawn() {
+            Ok(s) => {
+                let c = s.concurrency.unwrap_or(1) as usize;
+                self.put_pooled(0, s);
+                c
+            }
+            Err(f) => {
+                self.record(&f);
+                if let Ok(mut p) = self.probe_fault.lock() {
+                    *p = Some(f);
+                }
+                1
+            }
+        })
+    }
+
+    /// An idle process of `lane`, if any; else the probe's fault, once.
+    pub(super) fn take_pooled(&self, lane: usize) -> Option<Session> {
+        self.pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.get_mut(lane).and_then(Vec::pop))
+    }
+
+    fn take_probe_fault(&self) -> Option<Fault> {
+        self.probe_fault.lock().ok().and_then(|mut p| p.take())
+    }
+
+    /// Puts a healthy process back into the pool of its lane.
+    pub(super) fn put_pooled(&self, lane: usize, s: Session) {
+        if let Ok(mut p) = self.pool.lock() {
+            if p.len() <= lane {
+                p.resize_with(lane + 1, Vec::new);
+            }
+            p[lane].push(s);
+        }
+    }
+
+    /// Takes one restart from the match's allowance; `false` (and the bot forfeits) when none is
+    /// left.
+    pub(super) fn grant_restart(&self) -> bool {
+        let max = self.restarts_max;
+        let granted = self
+            .restarts
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                (r < max).then_some(r + 1)
+            })
+            .is_ok();
+        if !granted {
+            self.forfeited.store(true, Ordering::Relaxed);
+            if let Ok(mut l) = self.log.lock() {
+                l.note(&format!(
+                    "{max} restarts used: the bot forfeits the rest of the match"
+                ));
+            }
+        }
+        granted
+    }
+
+    pub(super) fn spawn(&self) -> Result<Session, Fault> {
         let k = self.spawns.fetch_add(1, Ordering::Relaxed);
         let mut l = self.launch.clone();
         l.transcript = self
@@ -134,11 +210,13 @@ impl Shared {
         if let Ok(mut r) = self.report.lock() {
             r.name.clone_from(&s.name);
             r.games.clone_from(&s.games);
+            r.concurrency = s.concurrency;
+            r.compact = s.compact;
         }
         Ok(s)
     }
 
-    fn record(&self, f: &Fault) {
+    pub(super) fn record(&self, f: &Fault) {
         if let Ok(mut r) = self.report.lock() {
             if r.faults.len() < 20 {
                 r.faults.push(f.clone());
@@ -178,16 +256,40 @@ impl Shared {
     }
 }
 
-/// The act request as sent: the referee's request with this process's id and clock.
+/// The act request as sent: the referee's request with this process's id and clock, the table
+/// (protocol 1.1) and the view (not in compact messages).
 #[derive(Serialize)]
 #[serde(tag = "type", rename = "act")]
-struct ActOut<'a> {
-    id: u64,
-    hand: u64,
-    events: &'a [Event],
-    view: &'a SeatView,
-    legal: &'a LegalActions,
-    clock: Clock,
+pub(super) struct ActOut<'a> {
+    pub id: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    pub hand: u64,
+    pub events: &'a [Event],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<&'a SeatView>,
+    pub legal: &'a LegalActions,
+    pub clock: Clock,
+}
+
+/// `hand_start` as sent, with the table in protocol 1.1.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "hand_start")]
+pub(super) struct HandStartOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    #[serde(flatten)]
+    pub h: &'a HandStart,
+}
+
+/// `hand_end` as sent, with the table in protocol 1.1.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "hand_end")]
+pub(super) struct HandEndOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    #[serde(flatten)]
+    pub h: &'a HandEnd,
 }
 
 /// An external bot in one seat of one worker.
@@ -211,11 +313,12 @@ pub const TIMEOUT_STRIKES: u32 = 3;
 
 impl ExternalPlayer {
     fn new(shared: Arc<Shared>, lane: usize) -> ExternalPlayer {
-        let pooled = shared
-            .pool
-            .lock()
-            .ok()
-            .and_then(|mut p| p.get_mut(lane).and_then(Vec::pop));
+        let pooled = shared.take_pooled(lane);
+        let probe_fault = if pooled.is_none() {
+            shared.take_probe_fault()
+        } else {
+            None
+        };
         let mut p = ExternalPlayer {
             forfeited: shared.forfeited.load(Ordering::Relaxed),
             shared,
@@ -230,10 +333,14 @@ impl ExternalPlayer {
         if p.forfeited {
             return p;
         }
-        match pooled.map_or_else(|| p.shared.spawn(), Ok) {
+        let started = match (pooled, probe_fault) {
+            (Some(s), _) => Ok(s),
+            (None, Some(f)) => Err(f),
+            (None, None) => p.shared.spawn().inspect_err(|f| p.shared.record(f)),
+        };
+        match started {
             Ok(s) => p.session = Some(s),
             Err(f) => {
-                p.shared.record(&f);
                 p.down = Some(f.kind);
                 p.pending = Some(f);
             }
@@ -256,7 +363,7 @@ impl ExternalPlayer {
         }
     }
 
-    fn send(&mut self, msg: &ToBot) -> Result<(), Fault> {
+    fn send<T: Serialize>(&mut self, msg: &T) -> Result<(), Fault> {
         let budget = self.budget();
         let Some(s) = self.session.as_mut() else {
             return Ok(());
@@ -292,22 +399,8 @@ impl ExternalPlayer {
 
     /// Restarts a bot that is down, or forfeits when the restarts are used up.
     fn revive(&mut self) -> Result<(), Fault> {
-        let max = self.shared.restarts_max;
-        let granted = self
-            .shared
-            .restarts
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
-                (r < max).then_some(r + 1)
-            })
-            .is_ok();
-        if !granted {
+        if !self.shared.grant_restart() {
             self.forfeited = true;
-            self.shared.forfeited.store(true, Ordering::Relaxed);
-            if let Ok(mut l) = self.shared.log.lock() {
-                l.note(&format!(
-                    "{max} restarts used: the bot forfeits the rest of the match"
-                ));
-            }
             return Ok(());
         }
         match self.shared.spawn() {
@@ -346,7 +439,8 @@ impl Player for ExternalPlayer {
                 return Ok(());
             }
         }
-        self.send(&ToBot::HandStart(h.clone()))
+        let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
+        self.send(&HandStartOut { table, h })
     }
 
     fn act(&mut self, req: &ActRequest) -> Result<Action, Fault> {
@@ -360,9 +454,10 @@ impl Player for ExternalPlayer {
         let id = s.next_id();
         let out = ActOut {
             id,
+            table: s.concurrency.map(|_| 0),
             hand: req.hand,
             events: &req.events,
-            view: &req.view,
+            view: (!s.compact).then_some(&req.view),
             legal: &req.legal,
             clock: Clock {
                 decision_ms: self.shared.decision_ms,
@@ -386,6 +481,14 @@ impl Player for ExternalPlayer {
                 });
         }
         match r {
+            Ok(Some((FromBot::Action(a), _))) if a.table.is_some_and(|t| t != 0) => {
+                let f = Fault::new(
+                    FaultKind::Malformed,
+                    format!("reply for table {:?} to a request of table 0", a.table),
+                );
+                self.on_fault(&f);
+                Err(f)
+            }
             Ok(Some((FromBot::Action(a), took))) => {
                 self.timeouts = 0;
                 if let Ok(mut rep) = self.shared.report.lock() {
@@ -415,7 +518,8 @@ impl Player for ExternalPlayer {
         if self.down.is_some() || self.forfeited {
             return Ok(());
         }
-        self.send(&ToBot::HandEnd(h.clone()))
+        let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
+        self.send(&HandEndOut { table, h })
     }
 
     fn forfeited(&self) -> bool {
@@ -424,12 +528,7 @@ impl Player for ExternalPlayer {
 
     fn finish(&mut self) {
         if let Some(s) = self.session.take() {
-            if let Ok(mut p) = self.shared.pool.lock() {
-                if p.len() <= self.lane {
-                    p.resize_with(self.lane + 1, Vec::new);
-                }
-                p[self.lane].push(s);
-            }
+            self.shared.put_pooled(self.lane, s);
         }
     }
 }
@@ -550,6 +649,8 @@ impl ExternalFactory {
                         forfeited: AtomicBool::new(false),
                         hands: AtomicU64::new(0),
                         pool: Mutex::new(Vec::new()),
+                        probe: std::sync::OnceLock::new(),
+                        probe_fault: Mutex::new(None),
                         report: Mutex::new(Report {
                             warnings: prep.warnings,
                             ..Report::default()
@@ -612,6 +713,35 @@ impl BotFactory for ExternalFactory {
                 .map(|b| Box::new(InProcess(b)) as Box<dyn Player>)
                 .ok_or_else(|| Fault::new(FaultKind::Handshake, format!("no built-in bot {name}"))),
             Entry::External(s) => Ok(Box::new(ExternalPlayer::new(s.clone(), lane))),
+        }
+    }
+
+    fn concurrency(&self, index: usize) -> usize {
+        match &self.entries[index] {
+            Entry::Builtin(_) => usize::MAX,
+            Entry::External(s) => s.concurrency(),
+        }
+    }
+
+    fn create_multi(
+        &self,
+        index: usize,
+        lane: usize,
+    ) -> Result<crate::multi::SharedProcess, Fault> {
+        match &self.entries[index] {
+            Entry::Builtin(name) => Err(Fault::new(
+                FaultKind::Handshake,
+                format!("{name} is played in-process"),
+            )),
+            Entry::External(s) => {
+                if let Some(f) = s.take_probe_fault() {
+                    return Err(f);
+                }
+                Ok(Arc::new(Mutex::new(super::multi::Mux::new(
+                    s.clone(),
+                    lane,
+                ))))
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pitboss_protocol::{FaultKind, FromBot, Hello, PROTOCOL_VERSION};
+use pitboss_protocol::{FaultKind, FromBot, Hello, Messages, PROTOCOL_VERSION};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
@@ -33,6 +33,8 @@ use super::procs::{fd_readable, reap_group, reply_id, set_rlimits};
 use super::rt::Rt;
 use crate::player::Fault;
 
+/// The most tables one process may ask for (a larger `concurrency` is cut to this).
+pub const MAX_CONCURRENCY: u32 = 64;
 /// Grace between closing stdin and SIGTERM, and between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(500);
 /// Stale replies (answers to requests already settled) tolerated while one request waits; more
@@ -110,6 +112,9 @@ struct Io {
     stdout_fd: i32,
     jail: Option<Jail>,
 }
+
+/// Lines read from a process in one go (protocol 1.1).
+const READ_BATCH: usize = 1024;
 
 /// Notifications are held back until the next request or this many bytes.
 const COALESCE: usize = 32 * 1024;
@@ -240,6 +245,55 @@ impl Io {
                 None => continue,
             }
         }
+    }
+
+    /// Writes the queued lines within `budget`.
+    async fn write_pending(&mut self, budget: Duration) -> Result<(), Fault> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.crash_fault("input already closed"));
+        };
+        let wrote = tokio::time::timeout(budget, stdin.write_all(&self.pending)).await;
+        self.pending.clear();
+        match wrote {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => {
+                if self.exited.is_none() {
+                    if let Ok(Ok(st)) =
+                        tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await
+                    {
+                        self.exited = Some(st);
+                    }
+                }
+                self.drain_stderr().await;
+                Err(self.crash_fault("the bot stopped reading its input"))
+            }
+            Err(_) => Err(Fault::new(
+                FaultKind::Timeout,
+                "the bot does not read its input",
+            )),
+        }
+    }
+
+    /// Reads the complete lines available now, at most [`READ_BATCH`] (a flood waits for the next
+    /// call, and memory stays bounded).
+    async fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
+        while out.len() < READ_BATCH && (self.reader.has_line() || fd_readable(self.stdout_fd)) {
+            let got = match tokio::time::timeout(budget, self.reader.next_line()).await {
+                Err(_) => return Ok(()),
+                Ok(Ok(())) => {
+                    let line = self.reader.line().to_vec();
+                    self.record('<', &line);
+                    out.push(line);
+                    continue;
+                }
+                Ok(Err(e)) => Got::Read(e),
+            };
+            let mut stale = 0;
+            if let Some(Err(f)) = self.settle(got, 0, budget, &mut stale).await {
+                return Err(f);
+            }
+        }
+        Ok(())
     }
 
     /// Before a request goes out: every line the bot has already written is read now. None of
@@ -446,7 +500,7 @@ impl Io {
 
 /// A bad line: not JSON or not a message of this protocol (malformed), or a message type this
 /// protocol does not have (unknown message).
-fn classify(line: &[u8], e: &serde_json::Error) -> Fault {
+pub(super) fn classify(line: &[u8], e: &serde_json::Error) -> Fault {
     let unknown = serde_json::from_slice::<serde_json::Value>(line)
         .ok()
         .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(String::from))
@@ -468,6 +522,11 @@ pub struct Session {
     /// Name and games from the bot's hello.
     pub name: String,
     pub games: Vec<String>,
+    /// Protocol 1.1: the tables the process plays at once (`None`: a version 1 bot, no `table`
+    /// ids in its messages).
+    pub concurrency: Option<u32>,
+    /// Protocol 1.1: `act` requests without the view.
+    pub compact: bool,
     /// Whether the match start has been sent to this process.
     pub started: bool,
     pub pid: u32,
@@ -578,6 +637,8 @@ impl Session {
             seq: 0,
             name: String::new(),
             games: Vec::new(),
+            concurrency: None,
+            compact: false,
             started: false,
             pid,
             closed: false,
@@ -586,15 +647,23 @@ impl Session {
         let hello = pitboss_protocol::ToBot::Hello(Hello {
             id,
             protocol: PROTOCOL_VERSION,
+            minor: 1,
             referee: format!("pitboss {}", env!("CARGO_PKG_VERSION")),
         });
         let mut line = serde_json::to_vec(&hello).expect("serializes");
         line.push(b'\n');
         let reply = s.exchange(&line, Some(id), l.startup);
         let result = match reply {
+            Ok(Some((FromBot::Hello(h), _)))
+                if h.protocol == PROTOCOL_VERSION && h.concurrency == Some(0) =>
+            {
+                Err(hs("`concurrency` must be at least 1".into()))
+            }
             Ok(Some((FromBot::Hello(h), _))) if h.protocol == PROTOCOL_VERSION => {
                 s.name = h.name;
                 s.games = h.games;
+                s.concurrency = h.concurrency.map(|c| c.min(MAX_CONCURRENCY));
+                s.compact = h.messages == Some(Messages::Compact);
                 Ok(())
             }
             Ok(Some((FromBot::Hello(h), _))) => Err(hs(format!(
@@ -614,6 +683,11 @@ impl Session {
         }
     }
 
+    /// The id of the last request sent.
+    pub fn last_id(&self) -> u64 {
+        self.seq
+    }
+
     /// The id for the next request (increasing over the life of the process).
     pub fn next_id(&mut self) -> u64 {
         self.seq += 1;
@@ -631,6 +705,49 @@ impl Session {
         budget: Duration,
     ) -> Result<Option<(FromBot, Duration)>, Fault> {
         self.rt.block_on(self.io.exchange(line, expect, budget))
+    }
+
+    /// Protocol 1.1: queues a line (a request or a notification) for the next [`Self::flush`].
+    pub fn queue(&mut self, line: &[u8]) {
+        self.io.record('>', line);
+        self.io.pending.extend_from_slice(line);
+    }
+
+    /// Protocol 1.1: writes the queued lines in one write, within `budget`.
+    ///
+    /// # Errors
+    /// A crash (the bot stopped reading and exited) or a timeout (it does not read its input).
+    pub fn flush(&mut self, budget: Duration) -> Result<(), Fault> {
+        if self.io.pending.is_empty() {
+            return Ok(());
+        }
+        self.io.thaw();
+        self.rt.block_on(self.io.write_pending(budget))
+    }
+
+    /// Protocol 1.1: the complete lines the bot has written so far (at most 1,024), without
+    /// waiting for more (a partial line waits at most `budget` for its end). Lines are appended
+    /// to `out`.
+    ///
+    /// # Errors
+    /// The process fault that ends the session: an exit, a closed stdout, a line too long.
+    pub fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
+        self.rt.block_on(self.io.read_ready(out, budget))
+    }
+
+    /// Whether a whole line is already read and waits in the buffer (`poll` does not see it).
+    pub fn has_line(&self) -> bool {
+        self.io.reader.has_line()
+    }
+
+    /// The bot's stdout, to wait for it with `poll`.
+    pub fn stdout_fd(&self) -> i32 {
+        self.io.stdout_fd
+    }
+
+    /// Stops the process between requests (`freeze_idle`).
+    pub fn idle(&mut self) {
+        self.io.freeze();
     }
 
     /// A referee note in the bot's log.

@@ -1,0 +1,56 @@
+"""The simple Pitboss bot of bots/python/simple on the Python SDK (pitboss_sdk.py): the same
+strategy, written as a decision function only.
+
+Triple draw (deuce-to-seven): keep distinct cards 8 or lower, draw to the rest; bet a made hand,
+call with a one-card draw, give up a hopeless hand facing a bet after the second draw.
+Stud hi/lo: play low cards (8 or lower, aces low) and big pairs; raise with three low cards or a
+big pair, call otherwise until the hand is clearly bad.
+"""
+import pitboss_sdk as pb
+
+
+def lowball_discards(cards):
+    keep = []
+    for c in sorted(cards, key=pb.rank):
+        if pb.rank(c) <= 8 and all(pb.rank(k) != pb.rank(c) for k in keep):
+            keep.append(c)
+    return [c for c in cards if c not in keep]
+
+
+def stud_strength(cards):
+    lows = {pb.low_rank(c) for c in cards if pb.low_rank(c) <= 8}
+    ranks = [pb.rank(c) for c in cards]
+    big_pair = any(ranks.count(r) >= 2 and r >= 10 for r in ranks)
+    trips = any(ranks.count(r) >= 3 for r in ranks)
+    score = 0
+    if len(lows) >= min(3, len(cards)):
+        score += 1
+    if len(lows) >= 5:
+        score += 1
+    if big_pair or trips:
+        score += 1
+    return score
+
+
+class Simple(pb.Bot):
+    def act(self, view, legal):
+        if legal.discard is not None:
+            return legal.draw(lowball_discards(view["cards"]))
+        if legal.bring_in is not None:
+            return legal.post_bring_in()
+        me = view["seats"][view["seat"]]
+        if self.game["variant"] == "stud-hi-lo":
+            strength = stud_strength(view["cards"] + me["up"])
+        else:
+            strength = 2 - min(2, len(lowball_discards(view["cards"])))
+        if strength >= 2 and legal.can_raise:
+            return legal.raise_to(legal.min_to)
+        if legal.check:
+            return {"type": "check"}
+        if strength == 0 and view["round"] >= 2 and legal.fold:
+            return {"type": "fold"}
+        return legal.passive()
+
+
+if __name__ == "__main__":
+    pb.run(Simple, name="python-sdk-example", games=["triple-draw", "stud-hi-lo"])

@@ -1,0 +1,448 @@
+//! Protocol 1.1: one bot process playing several tables at once ([`crate::multi`] drives it).
+//!
+//! Requests of all tables go out together; replies are matched by `id` and may come in any order.
+//! Each request has its own clock (from the write); faults are per table. What cannot be charged
+//! to one table — the process exits, closes its stdout, writes a line too long, a reply to no
+//! request, a line without an id, a flood of stale replies — stops the process: every request
+//! still pending gets that fault, and the process is restarted at its next hand start under the
+//! same restart limit as in version 1. Tables that were mid-hand then get "down" faults until
+//! their own next hand.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pitboss_protocol::{
+    ActRequest, Action, Clock, FaultKind, FromBot, HandEnd, HandStart, MatchStart, ToBot,
+};
+
+use super::player::{ActOut, HandEndOut, HandStartOut, Shared, TIMEOUT_STRIKES};
+use super::procs::reply_id;
+use super::session::{shown, Session, STALE_MAX};
+use crate::multi::MultiProcess;
+use crate::player::Fault;
+
+struct Pending {
+    table: u32,
+    sent: Instant,
+    deadline: Instant,
+}
+
+/// A bot process serving several tables of one worker (and lane).
+pub struct Mux {
+    shared: Arc<Shared>,
+    lane: usize,
+    session: Option<Session>,
+    /// Incremented at every new process; a table started its hand on generation `gen[table]`.
+    generation: u64,
+    gen: HashMap<u32, u64>,
+    start: Option<MatchStart>,
+    pending: HashMap<u64, Pending>,
+    answers: Vec<(u32, Result<Action, Fault>)>,
+    down: Option<FaultKind>,
+    /// Why the first process did not start (the match start's fault).
+    failed: Option<Fault>,
+    forfeited: bool,
+    timeouts: u32,
+    stale: u32,
+    buf: Vec<u8>,
+    lines: Vec<Vec<u8>>,
+}
+
+impl Mux {
+    /// A pooled process of `lane`, else a new one (a process that does not start leaves the
+    /// bot down until its first hand, when it is restarted as after a crash).
+    pub(super) fn new(shared: Arc<Shared>, lane: usize) -> Mux {
+        let (session, failed) = match shared.take_pooled(lane).map_or_else(|| shared.spawn(), Ok) {
+            Ok(s) => (Some(s), None),
+            Err(f) => {
+                shared.record(&f);
+                (None, Some(f))
+            }
+        };
+        Mux {
+            forfeited: shared.forfeited.load(Ordering::Relaxed),
+            shared,
+            lane,
+            down: failed.as_ref().map(|f| f.kind),
+            failed,
+            session,
+            generation: 1,
+            gen: HashMap::new(),
+            start: None,
+            pending: HashMap::new(),
+            answers: Vec::new(),
+            timeouts: 0,
+            stale: 0,
+            buf: Vec::with_capacity(4096),
+            lines: Vec::new(),
+        }
+    }
+
+    fn budget(&self) -> Duration {
+        Duration::from_millis(self.shared.decision_ms + self.shared.bank.load(Ordering::Relaxed))
+    }
+
+    /// Stops the process after a fault that belongs to no table or leaves it unusable: every
+    /// pending request gets the fault.
+    fn stop(&mut self, f: &Fault) {
+        self.shared.record(f);
+        if let Some(s) = self.session.take() {
+            s.note(&format!("fault: {f}; stopping the process"));
+            s.kill();
+        }
+        self.down = Some(f.kind);
+        self.timeouts = 0;
+        self.stale = 0;
+        for (_, p) in self.pending.drain() {
+            self.answers.push((p.table, Err(f.clone())));
+        }
+    }
+
+    fn queue<T: serde::Serialize>(&mut self, msg: &T) {
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, msg).expect("serializes");
+        self.buf.push(b'\n');
+        s.queue(&self.buf);
+    }
+
+    fn send_start(&mut self) {
+        let Some(mut m) = self.start.clone() else {
+            return;
+        };
+        if self.session.as_ref().is_none_or(|s| s.started) {
+            return;
+        }
+        m.bank_ms = self.shared.bank.load(Ordering::Relaxed);
+        self.queue(&ToBot::MatchStart(m));
+        if let Some(s) = self.session.as_mut() {
+            s.started = true;
+        }
+    }
+
+    /// Restarts a process that is down, or forfeits when the restarts are used up.
+    fn revive(&mut self) -> Result<(), Fault> {
+        if !self.shared.grant_restart() {
+            self.forfeited = true;
+            return Ok(());
+        }
+        let s = self.shared.spawn().inspect_err(|f| self.shared.record(f))?;
+        self.session = Some(s);
+        self.generation += 1;
+        self.down = None;
+        self.send_start();
+        Ok(())
+    }
+
+    /// One reply line.
+    fn settle(&mut self, line: &[u8]) {
+        let reply = serde_json::from_slice::<FromBot>(line);
+        let id = match &reply {
+            Ok(FromBot::Action(a)) => a.id,
+            Ok(FromBot::Hello(_)) => {
+                let f = Fault::new(
+                    FaultKind::UnknownMessage,
+                    format!("a hello where actions were expected: {}", shown(line)),
+                );
+                return self.stop(&f);
+            }
+            Err(_) => match reply_id(line).ok().or_else(|| loose_id(line)) {
+                Some(id) => id,
+                None => {
+                    let f = Fault::new(
+                        FaultKind::Malformed,
+                        format!("a line that answers no request: {}", shown(line)),
+                    );
+                    return self.stop(&f);
+                }
+            },
+        };
+        let seq = self.session.as_ref().map_or(0, Session::last_id);
+        let Some(p) = self.pending.remove(&id) else {
+            if id <= seq {
+                self.stale += 1;
+                if self.stale > STALE_MAX {
+                    let f = Fault::new(
+                        FaultKind::Malformed,
+                        format!("more than {STALE_MAX} stale replies (a flood)"),
+                    );
+                    return self.stop(&f);
+                }
+                if let Some(s) = &self.session {
+                    s.note(&format!(
+                        "late reply to request {id} discarded: {}",
+                        shown(line)
+                    ));
+                }
+                return;
+            }
+            let f = Fault::new(
+                FaultKind::Malformed,
+                format!("reply id {id} answers no request sent: {}", shown(line)),
+            );
+            return self.stop(&f);
+        };
+        let took = p.sent.elapsed();
+        self.charge(took);
+        if self.pending.keys().any(|&older| older < id) {
+            if let Ok(mut rep) = self.shared.report.lock() {
+                rep.out_of_order += 1;
+            }
+        }
+        let answer = match reply {
+            Ok(FromBot::Action(a)) if a.table.is_some_and(|t| t != p.table) => Err(Fault::new(
+                FaultKind::Malformed,
+                format!(
+                    "reply to request {id} of table {} names table {}",
+                    p.table,
+                    a.table.unwrap_or_default()
+                ),
+            )),
+            Ok(FromBot::Action(a)) => {
+                self.timeouts = 0;
+                self.stale = 0;
+                if let Ok(mut rep) = self.shared.report.lock() {
+                    let us = took.as_micros() as u64;
+                    rep.decisions += 1;
+                    rep.total_us += us;
+                    rep.max_us = rep.max_us.max(us);
+                }
+                Ok(a.action)
+            }
+            Ok(FromBot::Hello(_)) => unreachable!("handled above"),
+            Err(e) => Err(super::session::classify(line, &e)),
+        };
+        if let Err(f) = &answer {
+            self.shared.record(f);
+            if let Some(s) = &self.session {
+                s.note(&f.to_string());
+            }
+        }
+        self.answers.push((p.table, answer));
+    }
+
+    /// Time over the decision limit comes out of the bank.
+    fn charge(&self, took: Duration) {
+        let over = (took.as_millis() as u64).saturating_sub(self.shared.decision_ms);
+        if over > 0 {
+            let _ = self
+                .shared
+                .bank
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                    Some(b.saturating_sub(over))
+                });
+        }
+    }
+}
+
+/// The `id` of a line that is JSON with an integer `id` but not a valid reply.
+fn loose_id(line: &[u8]) -> Option<u64> {
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()?
+        .get("id")?
+        .as_u64()
+}
+
+impl MultiProcess for Mux {
+    fn match_start(&mut self, m: &MatchStart) -> Result<(), Fault> {
+        let mut m = m.clone();
+        m.decision_ms = self.shared.decision_ms;
+        self.shared.hands.store(m.hands, Ordering::Relaxed);
+        self.start = Some(m);
+        if let Some(f) = self.failed.take() {
+            return Err(f);
+        }
+        self.send_start();
+        Ok(())
+    }
+
+    fn hand_start(&mut self, table: u32, h: &HandStart) -> Result<(), Fault> {
+        if self.forfeited() {
+            return Ok(());
+        }
+        if self.down.is_some() && self.pending.is_empty() {
+            self.revive()?;
+            if self.forfeited {
+                return Ok(());
+            }
+        }
+        if self.down.is_some() {
+            return Ok(());
+        }
+        self.gen.insert(table, self.generation);
+        self.queue(&HandStartOut {
+            table: Some(table),
+            h,
+        });
+        Ok(())
+    }
+
+    fn submit(&mut self, table: u32, req: &ActRequest) -> Result<(), Fault> {
+        if let Some(kind) = self.down {
+            return Err(Fault::new(kind, "the bot is down until the next hand"));
+        }
+        if self.gen.get(&table) != Some(&self.generation) {
+            return Err(Fault::new(
+                FaultKind::Crash,
+                "the process was restarted during this hand: down until the next hand",
+            ));
+        }
+        let bank = self.shared.bank.load(Ordering::Relaxed);
+        let Some(s) = self.session.as_mut() else {
+            return Err(Fault::new(FaultKind::Forfeit, "no process"));
+        };
+        let id = s.next_id();
+        let out = ActOut {
+            id,
+            table: Some(table),
+            hand: req.hand,
+            events: &req.events,
+            view: (!s.compact).then_some(&req.view),
+            legal: &req.legal,
+            clock: Clock {
+                decision_ms: self.shared.decision_ms,
+                bank_ms: bank,
+            },
+        };
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, &out).expect("serializes");
+        self.buf.push(b'\n');
+        s.queue(&self.buf);
+        let now = Instant::now();
+        self.pending.insert(
+            id,
+            Pending {
+                table,
+                sent: now,
+                deadline: now + Duration::from_millis(self.shared.decision_ms + bank),
+            },
+        );
+        let n = self.pending.len() as u32;
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.max_in_flight = rep.max_in_flight.max(n);
+        }
+        Ok(())
+    }
+
+    fn hand_end(&mut self, table: u32, h: &HandEnd) -> Result<(), Fault> {
+        if self.down.is_some() || self.forfeited || self.gen.get(&table) != Some(&self.generation) {
+            return Ok(());
+        }
+        if !self.pending.is_empty() {
+            if let Ok(mut rep) = self.shared.report.lock() {
+                rep.ended_while_waiting += 1;
+            }
+        }
+        self.queue(&HandEndOut {
+            table: Some(table),
+            h,
+        });
+        Ok(())
+    }
+
+    fn forfeited(&self) -> bool {
+        self.forfeited || self.shared.forfeited.load(Ordering::Relaxed)
+    }
+
+    fn flush(&mut self) {
+        let budget = self.budget();
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        if let Err(f) = s.flush(budget) {
+            self.stop(&f);
+        }
+    }
+
+    fn fd(&self) -> Option<i32> {
+        self.session.as_ref().map(Session::stdout_fd)
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        if !self.answers.is_empty() || self.session.as_ref().is_some_and(Session::has_line) {
+            return Some(Instant::now());
+        }
+        self.pending.values().map(|p| p.deadline).min()
+    }
+
+    fn collect(&mut self, out: &mut Vec<(u32, Result<Action, Fault>)>) {
+        if let Some(s) = self.session.as_mut() {
+            let mut lines = std::mem::take(&mut self.lines);
+            lines.clear();
+            // What has arrived, now: a partial line is not waited for (its end comes later).
+            let read = s.read_ready(&mut lines, Duration::ZERO);
+            for line in &lines {
+                if self.session.is_none() {
+                    break;
+                }
+                self.settle(line);
+            }
+            self.lines = lines;
+            if let Err(f) = read {
+                self.stop(&f);
+            }
+        }
+        let now = Instant::now();
+        let late: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in late {
+            let Some(p) = self.pending.remove(&id) else {
+                continue;
+            };
+            self.charge(p.sent.elapsed());
+            let f = Fault::new(
+                FaultKind::Timeout,
+                format!(
+                    "no reply to request {id} (table {}) within {} ms",
+                    p.table,
+                    (p.deadline - p.sent).as_millis()
+                ),
+            );
+            self.shared.record(&f);
+            if let Some(s) = &self.session {
+                s.note(&f.to_string());
+            }
+            self.answers.push((p.table, Err(f)));
+            self.timeouts += 1;
+        }
+        if self.timeouts >= TIMEOUT_STRIKES {
+            let f = Fault::new(
+                FaultKind::Timeout,
+                format!("{TIMEOUT_STRIKES} timeouts in a row"),
+            );
+            self.stop(&f);
+        }
+        if self.pending.is_empty() {
+            if let Some(s) = self.session.as_mut() {
+                s.idle();
+            }
+        }
+        out.append(&mut self.answers);
+    }
+
+    fn finish(&mut self) {
+        if !self.pending.is_empty() {
+            let f = Fault::new(FaultKind::Crash, "requests pending at the end of a block");
+            self.stop(&f);
+        }
+        if let Some(s) = self.session.take() {
+            self.shared.put_pooled(self.lane, s);
+        }
+    }
+}
+
+impl Drop for Mux {
+    fn drop(&mut self) {
+        if let Some(s) = self.session.take() {
+            s.kill();
+        }
+    }
+}

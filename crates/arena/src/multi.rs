@@ -1,0 +1,324 @@
+//! Several tables in flight on one worker thread (protocol 1.1 `concurrency`): a block's hands
+//! are dealt to `K` tables (table `j` plays hands `j, j + K, …` of the block, in order), every
+//! table has its own [`Referee`] and in-process bots, and the external bots that play several
+//! tables at once are one process per bot (and lane) for all `K` tables. The loop runs each table
+//! until it waits for a process, writes every process's requests in one write, waits for any
+//! reply (or the earliest deadline) with `poll`, and feeds the answers back. The hands are then
+//! recorded in hand order, so the files do not depend on the order in which replies came.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use pitboss_cards::{Deck, DeckKey};
+use pitboss_protocol::{ActRequest, Action, FaultKind, HandEnd, HandStart, MatchStart};
+use pitboss_rules::{Event, Seat, Table};
+
+use crate::config::MatchConfig;
+use crate::player::{Fault, Player};
+use crate::referee::{Referee, SeatFault};
+use crate::runner::{derive_seed, match_start, slot, Block, BotFactory, Forfeited, Recorder};
+
+/// One process that plays several tables at once, seen from the worker that drives it.
+pub trait MultiProcess: Send {
+    /// The match start (sent once per process).
+    fn match_start(&mut self, m: &MatchStart) -> Result<(), Fault>;
+    /// A hand starts at `table` (a process that is down is restarted here, as in version 1).
+    fn hand_start(&mut self, table: u32, h: &HandStart) -> Result<(), Fault>;
+    /// Sends a decision request of `table`; the answer comes through [`MultiProcess::collect`].
+    /// An error is the answer now (the process is down, or forfeited).
+    fn submit(&mut self, table: u32, req: &ActRequest) -> Result<(), Fault>;
+    fn hand_end(&mut self, table: u32, h: &HandEnd) -> Result<(), Fault>;
+    fn forfeited(&self) -> bool;
+    /// Writes what was queued.
+    fn flush(&mut self);
+    /// The descriptor to wait on while requests are pending.
+    fn fd(&self) -> Option<i32>;
+    /// The earliest deadline of a pending request.
+    fn deadline(&self) -> Option<Instant>;
+    /// Answers that arrived (or timed out), by table.
+    fn collect(&mut self, out: &mut Vec<(u32, Result<Action, Fault>)>);
+    /// The block is over (the process goes back to its pool).
+    fn finish(&mut self);
+}
+
+/// A shared process.
+pub type SharedProcess = Arc<Mutex<dyn MultiProcess>>;
+
+/// A seat at table `table` played by a shared process.
+struct TableSeat {
+    process: SharedProcess,
+    table: u32,
+}
+
+impl TableSeat {
+    fn with<T>(&self, f: impl FnOnce(&mut dyn MultiProcess) -> T) -> T {
+        let mut g = self.process.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut *g)
+    }
+}
+
+impl Player for TableSeat {
+    fn match_start(&mut self, m: &MatchStart) -> Result<(), Fault> {
+        if self.table == 0 {
+            self.with(|p| p.match_start(m))
+        } else {
+            Ok(())
+        }
+    }
+    fn hand_start(&mut self, h: &HandStart) -> Result<(), Fault> {
+        let t = self.table;
+        self.with(|p| p.hand_start(t, h))
+    }
+    fn act(&mut self, _req: &ActRequest) -> Result<Action, Fault> {
+        Err(Fault::new(
+            FaultKind::Forfeit,
+            "a shared process is asked through the worker",
+        ))
+    }
+    fn hand_end(&mut self, h: &HandEnd) -> Result<(), Fault> {
+        let t = self.table;
+        self.with(|p| p.hand_end(t, h))
+    }
+    fn forfeited(&self) -> bool {
+        self.with(|p| p.forfeited())
+    }
+    fn deferred(&self) -> bool {
+        true
+    }
+}
+
+/// The tables of a match on one worker: the smallest concurrency of its bots, or 1 when no bot
+/// is a process that plays several tables.
+pub(crate) fn tables(factory: &dyn BotFactory, n: usize) -> usize {
+    let k = (0..n).map(|i| factory.concurrency(i)).min().unwrap_or(1);
+    if k == usize::MAX {
+        1
+    } else {
+        k.max(1)
+    }
+}
+
+struct Tab {
+    referee: Referee,
+    /// Players by lane.
+    lanes: Vec<Vec<Box<dyn Player>>>,
+    /// The hand being played, its rotation, and the seat waiting for a process.
+    hand: Option<(u64, usize)>,
+    waiting: Option<usize>,
+    /// The next hand of the block this table plays.
+    next: u64,
+}
+
+struct Outcome {
+    events: Vec<Event>,
+    net: Vec<(Seat, i64)>,
+    faults: Vec<SeatFault>,
+}
+
+/// Plays block `b` on `k` tables at once.
+pub(crate) fn play_block(
+    cfg: &MatchConfig,
+    factory: &dyn BotFactory,
+    table: &Table,
+    b: u64,
+    bsize: u64,
+    k: usize,
+) -> Block {
+    let n = cfg.bots.len();
+    let key: DeckKey = cfg.deck_key();
+    let mut rec = Recorder::new(cfg, table);
+    let lanes = if cfg.duplicate { n } else { 1 };
+    let first = b * bsize;
+    let last = ((b + 1) * bsize).min(cfg.hands);
+    let k = k.min((last - first) as usize).max(1);
+    // One shared process per (lane, bot) for the bots that play several tables.
+    let procs: Vec<Vec<Option<Result<SharedProcess, Fault>>>> = (0..lanes)
+        .map(|lane| {
+            (0..n)
+                .map(|i| {
+                    (factory.concurrency(i) != usize::MAX).then(|| factory.create_multi(i, lane))
+                })
+                .collect()
+        })
+        .collect();
+    let mut tabs: Vec<Tab> = (0..k)
+        .map(|j| Tab {
+            referee: Referee::new(),
+            lanes: (0..lanes)
+                .map(|lane| {
+                    (0..n)
+                        .map(|i| match &procs[lane][i] {
+                            Some(Ok(p)) => Box::new(TableSeat {
+                                process: p.clone(),
+                                table: j as u32,
+                            }) as Box<dyn Player>,
+                            Some(Err(f)) => Box::new(Forfeited(f.clone())) as Box<dyn Player>,
+                            None => factory
+                                .create(
+                                    i,
+                                    derive_seed(cfg.seed, b, ((j * lanes + lane) * n + i) as u64),
+                                    lane,
+                                )
+                                .unwrap_or_else(|f| Box::new(Forfeited(f))),
+                        })
+                        .collect()
+                })
+                .collect(),
+            hand: None,
+            waiting: None,
+            next: first + j as u64,
+        })
+        .collect();
+    let start = match_start(cfg, table);
+    for (j, tab) in tabs.iter_mut().enumerate() {
+        for players in &mut tab.lanes {
+            for (i, p) in players.iter_mut().enumerate() {
+                if let Err(f) = p.match_start(&start) {
+                    if j == 0 || !p.deferred() {
+                        rec.stats.bots[i].add_fault(f.kind);
+                    }
+                }
+            }
+        }
+    }
+    let all: Vec<SharedProcess> = procs
+        .iter()
+        .flatten()
+        .filter_map(|p| p.as_ref().and_then(|p| p.as_ref().ok()).cloned())
+        .collect();
+    let mut outcomes: BTreeMap<u64, Outcome> = BTreeMap::new();
+    let mut recorded = first;
+    let mut answers = Vec::new();
+    loop {
+        for (j, tab) in tabs.iter_mut().enumerate() {
+            if tab.waiting.is_some() {
+                continue;
+            }
+            loop {
+                let (hk, rot) = match tab.hand {
+                    Some(h) => h,
+                    None => {
+                        if tab.next >= last {
+                            break;
+                        }
+                        let hk = tab.next;
+                        tab.next += k as u64;
+                        let s = slot(hk, n, cfg.duplicate);
+                        let t = table.with_button(Seat(s.button as u8));
+                        let players = &mut tab.lanes[if cfg.duplicate { s.rotation } else { 0 }];
+                        players.rotate_right(s.rotation);
+                        tab.referee
+                            .begin(&t, Deck::with_key(&key, s.deal), hk, players);
+                        tab.hand = Some((hk, s.rotation));
+                        (hk, s.rotation)
+                    }
+                };
+                let players = &mut tab.lanes[if cfg.duplicate { rot } else { 0 }];
+                match tab.referee.step(players) {
+                    Some(seat) => {
+                        let lane = if cfg.duplicate { rot } else { 0 };
+                        let bot = (seat + n - rot) % n;
+                        let req = tab.referee.request(seat);
+                        let submitted = match &procs[lane][bot] {
+                            Some(Ok(p)) => lock(p).submit(j as u32, req),
+                            _ => Err(Fault::new(FaultKind::Forfeit, "no process")),
+                        };
+                        match submitted {
+                            Ok(()) => {
+                                tab.waiting = Some(seat);
+                                break;
+                            }
+                            Err(f) => tab.referee.answer(seat, Err(f)),
+                        }
+                    }
+                    None => {
+                        players.rotate_left(rot);
+                        let hand = tab.referee.hand();
+                        outcomes.insert(
+                            hk,
+                            Outcome {
+                                events: hand.events().to_vec(),
+                                net: hand.net().collect(),
+                                faults: tab.referee.faults.clone(),
+                            },
+                        );
+                        tab.hand = None;
+                    }
+                }
+            }
+        }
+        while let Some(o) = outcomes.remove(&recorded) {
+            rec.record(recorded, &o.events, &o.net, &o.faults);
+            recorded += 1;
+        }
+        if tabs.iter().all(|t| t.waiting.is_none()) {
+            break;
+        }
+        for p in &all {
+            lock(p).flush();
+        }
+        wait(&all);
+        answers.clear();
+        for p in &all {
+            lock(p).collect(&mut answers);
+        }
+        for (j, a) in answers.drain(..) {
+            if let Some(tab) = tabs.get_mut(j as usize) {
+                if let Some(seat) = tab.waiting.take() {
+                    tab.referee.answer(seat, a);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(recorded, last, "every hand recorded");
+    for tab in &mut tabs {
+        for p in tab.lanes.iter_mut().flatten() {
+            if !p.deferred() {
+                p.finish();
+            }
+        }
+    }
+    for p in &all {
+        lock(p).finish();
+    }
+    rec.block(b)
+}
+
+fn lock(p: &SharedProcess) -> std::sync::MutexGuard<'_, dyn MultiProcess + 'static> {
+    p.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Waits until a process has written something or the earliest deadline has passed.
+fn wait(all: &[SharedProcess]) {
+    let mut fds = Vec::with_capacity(all.len());
+    let mut deadline: Option<Instant> = None;
+    for p in all {
+        let g = p.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = g.deadline() {
+            deadline = Some(deadline.map_or(d, |e| e.min(d)));
+            if let Some(fd) = g.fd() {
+                fds.push(libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
+            }
+        }
+    }
+    let Some(deadline) = deadline else { return };
+    // Rounded up, so that a deadline less than a millisecond away is not a busy loop.
+    let ms = deadline
+        .saturating_duration_since(Instant::now())
+        .as_micros()
+        .div_ceil(1000)
+        .min(i32::MAX as u128) as i32;
+    if fds.is_empty() {
+        std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+        return;
+    }
+    // SAFETY: poll on descriptors owned by live sessions, with a bounded timeout.
+    unsafe {
+        libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms);
+    }
+}
