@@ -351,9 +351,10 @@ impl Core {
         };
         let raises = f64::from(self.raises.min(2));
         let mixed = share + (self.uniform() - 0.5) * 0.06;
-        // Pot- and no-limit triple draw against two or more opponents: value bets twice as thick. A big bet
-        // into several players is called by the better hands among them (measured at six-handed
-        // 27td-pl tables: −48 mbb/hand against five `hilo`s with the heads-up line, +145 with this).
+        // Pot- and no-limit triple draw against two or more opponents: value bets twice as thick,
+        // since a big bet into several players is called by the better hands among them. (At the
+        // six-handed 27td-pl tables of bots/README.md this did not make `equity` win against five
+        // `lowball`s or `hilo`s: the measured difference was inside the noise.)
         let big = util::is_big_bet(self.big_bet, legal);
         let thick = if big && n >= 2.0 && !stud { 2.0 } else { 1.0 };
         let value_line = fair
