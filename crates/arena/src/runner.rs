@@ -149,7 +149,7 @@ pub fn run_match(
     };
     let mut hands_file = if cfg.history {
         let mut f = AtomicFile::create(&hands_path).map_err(io(&hands_path))?;
-        f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults\n")
+        f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults,adj_net\n")
             .map_err(io(&hands_path))?;
         Some(f)
     } else {
@@ -289,6 +289,14 @@ fn play_block(
     let stacks: Vec<u64> = (0..n).map(|s| table.stack(Seat(s as u8))).collect();
     let game = *table.game();
     let mut unit_net = vec![0i64; n];
+    // Luck adjustment: corrections per seat, adjusted results (milli-chips) per seat, per bot.
+    let mut adjuster = cfg
+        .luck_adjust
+        .then(|| pitboss_luck::Adjuster::new(&game, pitboss_luck::Model::Strength));
+    let mut corrections = vec![0.0f64; n];
+    let mut nets = vec![0i64; n];
+    let mut adj_milli = vec![0i64; n];
+    let mut unit_adj = vec![0i64; n];
     let first = b * bsize;
     let last = ((b + 1) * bsize).min(cfg.hands);
     for k in first..last {
@@ -323,10 +331,21 @@ fn play_block(
         let showdown = events
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
+        if let Some(adj) = adjuster.as_mut() {
+            adj.hand(n, events, &mut corrections);
+            for (v, (_, net)) in nets.iter_mut().zip(hand.net()) {
+                *v = net;
+            }
+            pitboss_luck::adjusted_milli(&nets, &corrections, &mut adj_milli);
+        }
         for (seat, net) in hand.net() {
             let bot = (seat.index() + n - s.rotation) % n;
             stats.bots[bot].add_hand(seat, events, net);
             unit_net[bot] += net;
+            if adjuster.is_some() {
+                stats.bots[bot].add_adjusted(adj_milli[seat.index()]);
+                unit_adj[bot] += adj_milli[seat.index()];
+            }
             if cfg.history {
                 let faults: Vec<&str> = referee
                     .faults
@@ -334,9 +353,9 @@ fn play_block(
                     .filter(|f| f.seat == seat)
                     .map(|f| f.kind.name())
                     .collect();
-                let _ = writeln!(
+                let _ = write!(
                     hands_csv,
-                    "{k},{},{},{},{},{},{net},{},{}",
+                    "{k},{},{},{},{},{},{net},{},{},",
                     s.deal,
                     s.rotation,
                     s.button + 1,
@@ -345,6 +364,12 @@ fn play_block(
                     u8::from(showdown),
                     faults.join(";")
                 );
+                if adjuster.is_some() {
+                    let m = adj_milli[seat.index()];
+                    let sign = if m < 0 { "-" } else { "" };
+                    let _ = write!(hands_csv, "{sign}{}.{:03}", m.abs() / 1000, m.abs() % 1000);
+                }
+                hands_csv.push(b'\n');
             }
         }
         for f in &referee.faults {
@@ -356,6 +381,12 @@ fn play_block(
             for (bot, v) in unit_net.iter_mut().enumerate() {
                 stats.bots[bot].add_unit(*v);
                 *v = 0;
+            }
+            if adjuster.is_some() {
+                for (bot, v) in unit_adj.iter_mut().enumerate() {
+                    stats.bots[bot].add_adjusted_unit(*v);
+                    *v = 0;
+                }
             }
         }
     }

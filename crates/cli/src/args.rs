@@ -360,6 +360,13 @@ pub struct MatchArgs {
     /// External bots: write every line exchanged, timestamped, to <out>/transcripts/.
     #[arg(long)]
     pub transcript: bool,
+    /// Luck-adjusted results (the default): the referee removes the luck of the cards from each
+    /// hand with unbiased control variates (adj_* columns of summary.csv, adj_net of hands.csv).
+    #[arg(long, conflicts_with = "no_luck_adjust")]
+    pub luck_adjust: bool,
+    /// Do not compute luck-adjusted results (saves some microseconds per hand).
+    #[arg(long)]
+    pub no_luck_adjust: bool,
 }
 
 #[derive(Debug, Subcommand)]

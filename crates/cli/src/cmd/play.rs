@@ -91,6 +91,11 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         build_network: args.build_network.then_some(true),
         freeze_idle: args.freeze_idle.then_some(true),
         transcript: args.transcript.then_some(true),
+        luck_adjust: if args.no_luck_adjust {
+            Some(false)
+        } else {
+            args.luck_adjust.then_some(true)
+        },
     };
     Ok(MatchConfig::from_file(file.overlay(flags), default_out)?)
 }
