@@ -290,8 +290,7 @@ fn play_block(
     let game = *table.game();
     let mut unit_net = vec![0i64; n];
     // Luck adjustment: corrections per seat, adjusted results (milli-chips) per seat, per bot.
-    let mut adjuster = cfg
-        .luck_adjust
+    let mut adjuster = (cfg.luck_adjust == Some(true))
         .then(|| pitboss_luck::Adjuster::new(&game, pitboss_luck::Model::Strength));
     let mut corrections = vec![0.0f64; n];
     let mut nets = vec![0i64; n];

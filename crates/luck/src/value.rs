@@ -146,6 +146,15 @@ pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
     let k = set.len() as usize;
     let mask = set.rank_mask();
     if k == 5 {
+        // The common case without the tables: five ranks, no straight, more than one suit.
+        let b = set.bits();
+        let suits = (0..4).filter(|l| b >> (16 * l) & 0x1fff != 0).count();
+        let m = u32::from(mask);
+        let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0
+            || (ace_five_straight && m & 0b1_0000_0000_1111 == 0b1_0000_0000_1111);
+        if mask.count_ones() == 5 && suits > 1 && !straight {
+            return D27_GOOD - packed_halves(mask, 5);
+        }
         let d = deuce_to_seven(set, ace_five_straight);
         if d.class() == HighClass::HighCard {
             D27_GOOD - packed_halves(mask, 5)
