@@ -15,14 +15,11 @@ use pitboss_rules::{Preset, Seat, TableSetup};
 const STREETS: usize = 6;
 const FEATURES: usize = 2 * STREETS;
 
+/// One seat's hand: the features and the net.
+type Sample = ([f64; FEATURES], f64);
+
 /// Per hand and seat: features (share deltas times pot and times unit, per street) and net.
-fn samples(
-    game: &str,
-    bots: &[&str],
-    hands: u64,
-    seed: u64,
-    out: &mut Vec<([f64; FEATURES], f64)>,
-) {
+fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sample>) {
     let preset = Preset::by_name(game).unwrap();
     let n = bots.len();
     let setup = TableSetup {
@@ -73,7 +70,7 @@ fn samples(
 }
 
 /// Least squares `y ≈ Σ β_j x_j` (the features have mean zero, so no intercept).
-fn fit(data: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
+fn fit(data: &[Sample]) -> [f64; FEATURES] {
     let mut a = [[0.0; FEATURES + 1]; FEATURES];
     for (x, y) in data {
         for i in 0..FEATURES {
@@ -92,11 +89,12 @@ fn fit(data: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
             .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
             .unwrap();
         a.swap(c, p);
-        for r in 0..FEATURES {
-            if r != c && a[c][c] != 0.0 {
-                let f = a[r][c] / a[c][c];
-                for k in c..=FEATURES {
-                    a[r][k] -= f * a[c][k];
+        let pivot = a[c];
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != c && pivot[c] != 0.0 {
+                let f = row[c] / pivot[c];
+                for (x, p) in row.iter_mut().zip(pivot).skip(c) {
+                    *x -= f * p;
                 }
             }
         }
@@ -112,9 +110,9 @@ fn fit(data: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
     beta
 }
 
-fn sd_after(data: &[([f64; FEATURES], f64)], beta: &[f64; FEATURES]) -> (f64, f64) {
+fn sd_after(data: &[Sample], beta: &[f64; FEATURES]) -> (f64, f64) {
     let n = data.len() as f64;
-    let sd = |f: &dyn Fn(&([f64; FEATURES], f64)) -> f64| {
+    let sd = |f: &dyn Fn(&Sample) -> f64| {
         let m = data.iter().map(f).sum::<f64>() / n;
         (data.iter().map(|d| (f(d) - m).powi(2)).sum::<f64>() / n).sqrt()
     };

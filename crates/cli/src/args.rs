@@ -207,6 +207,10 @@ pub struct TournamentArgs {
     /// Early stopping per pairing: M0,M1[,ALPHA,BETA] in mbb/hand (α = β = 0.05 by default).
     #[arg(long, value_name = "M0,M1[,A,B]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
+    /// Luck-adjusted results (unbiased; narrower intervals): adj_* columns in leaderboard.csv and
+    /// crosstable.csv, and SPRT and ratings on the adjusted values; recorded in plan.json.
+    #[arg(long)]
+    pub luck_adjust: bool,
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
