@@ -207,7 +207,7 @@ fn sprt_on_adjusted_units_decides_a_known_edge_sooner_within_its_error_rates() {
         let (mut units_used, mut wrong) = ([0u64; 2], [0u32; 2]);
         for seed in 0..runs {
             let mut u = Units::new("stud8-fl", ["hilo", "raise"], 1000 + seed);
-            let r = sprt_pair(&s, &mut u, 8, 20_000);
+            let r = sprt_pair(&s, &mut u, 50, 20_000);
             for side in 0..2 {
                 units_used[side] += r[side].1;
                 wrong[side] += u32::from(r[side].0 != truth);
