@@ -46,6 +46,9 @@ pub struct MatchFile {
     pub freeze_idle: Option<bool>,
     /// External bots: record every line exchanged, timestamped, per bot process.
     pub transcript: Option<bool>,
+    /// Luck-adjusted results (`adj_*` columns; crate `pitboss-luck`); default: when an external
+    /// bot plays.
+    pub luck_adjust: Option<bool>,
 }
 
 impl MatchFile {
@@ -72,6 +75,7 @@ impl MatchFile {
             build_network: over.build_network.or(self.build_network),
             freeze_idle: over.freeze_idle.or(self.freeze_idle),
             transcript: over.transcript.or(self.transcript),
+            luck_adjust: over.luck_adjust.or(self.luck_adjust),
         }
     }
 }
@@ -112,6 +116,12 @@ pub struct MatchConfig {
     pub freeze_idle: bool,
     #[serde(default)]
     pub transcript: bool,
+    /// Luck-adjusted results per hand (`adj_*` columns, crate `pitboss-luck`). `None` (not given):
+    /// the binary decides before the match starts (on when an external bot plays, where it costs
+    /// a few percent; off for in-process bots, which it would slow several times) and records
+    /// its choice; absent from an older `config.toml`, it stays off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_adjust: Option<bool>,
     /// What the bots are shown as (manifest names, made unique; see
     /// [`crate::external::display_names`]). Not written to `config.toml`, which keeps the specs.
     #[serde(skip)]
@@ -258,6 +268,7 @@ impl MatchConfig {
             build_network: f.build_network.unwrap_or(false),
             freeze_idle: f.freeze_idle.unwrap_or(false),
             transcript: f.transcript.unwrap_or(false),
+            luck_adjust: f.luck_adjust,
             out: f.out.unwrap_or_else(|| default_out(&game)),
             game,
             hands,

@@ -171,7 +171,7 @@ pub fn run_match(
     };
     let mut hands_file = if cfg.history {
         let mut f = AtomicFile::create(&hands_path).map_err(io(&hands_path))?;
-        f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults\n")
+        f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults,adj_net\n")
             .map_err(io(&hands_path))?;
         Some(f)
     } else {
@@ -346,6 +346,17 @@ pub(crate) struct Recorder<'a> {
     stacks: Vec<u64>,
     game: pitboss_rules::Game,
     unit_net: Vec<i64>,
+    luck: Option<Luck>,
+}
+
+/// The luck adjustment's state in a block: corrections per seat, adjusted results (milli-chips)
+/// per seat and per bot for the current unit.
+struct Luck {
+    adjuster: pitboss_luck::Adjuster,
+    corrections: Vec<f64>,
+    nets: Vec<i64>,
+    adj_milli: Vec<i64>,
+    unit_adj: Vec<i64>,
 }
 
 impl<'a> Recorder<'a> {
@@ -360,6 +371,13 @@ impl<'a> Recorder<'a> {
             stacks: (0..n).map(|s| table.stack(Seat(s as u8))).collect(),
             game: *table.game(),
             unit_net: vec![0i64; n],
+            luck: (cfg.luck_adjust == Some(true)).then(|| Luck {
+                adjuster: pitboss_luck::Adjuster::new(table.game(), pitboss_luck::Model::Strength),
+                corrections: vec![0.0; n],
+                nets: vec![0; n],
+                adj_milli: vec![0; n],
+                unit_adj: vec![0; n],
+            }),
         }
     }
 
@@ -397,19 +415,30 @@ impl<'a> Recorder<'a> {
         let showdown = events
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
+        if let Some(l) = self.luck.as_mut() {
+            l.adjuster.hand(n, events, &mut l.corrections);
+            for (v, (_, x)) in l.nets.iter_mut().zip(net) {
+                *v = *x;
+            }
+            pitboss_luck::adjusted_milli(&l.nets, &l.corrections, &mut l.adj_milli);
+        }
         for &(seat, net) in net {
             let bot = (seat.index() + n - s.rotation) % n;
             self.stats.bots[bot].add_hand(seat, events, net);
             self.unit_net[bot] += net;
+            if let Some(l) = self.luck.as_mut() {
+                self.stats.bots[bot].add_adjusted(l.adj_milli[seat.index()]);
+                l.unit_adj[bot] += l.adj_milli[seat.index()];
+            }
             if cfg.history {
                 let faults: Vec<&str> = faults
                     .iter()
                     .filter(|f| f.seat == seat)
                     .map(|f| f.kind.name())
                     .collect();
-                let _ = writeln!(
+                let _ = write!(
                     self.hands_csv,
-                    "{k},{},{},{},{},{},{net},{},{}",
+                    "{k},{},{},{},{},{},{net},{},{},",
                     s.deal,
                     s.rotation,
                     s.button + 1,
@@ -418,6 +447,17 @@ impl<'a> Recorder<'a> {
                     u8::from(showdown),
                     faults.join(";")
                 );
+                if let Some(l) = &self.luck {
+                    let m = l.adj_milli[seat.index()];
+                    let sign = if m < 0 { "-" } else { "" };
+                    let _ = write!(
+                        self.hands_csv,
+                        "{sign}{}.{:03}",
+                        m.abs() / 1000,
+                        m.abs() % 1000
+                    );
+                }
+                self.hands_csv.push(b'\n');
             }
         }
         for f in faults {
@@ -429,6 +469,12 @@ impl<'a> Recorder<'a> {
             for (bot, v) in self.unit_net.iter_mut().enumerate() {
                 self.stats.bots[bot].add_unit(*v);
                 *v = 0;
+            }
+            if let Some(l) = self.luck.as_mut() {
+                for (bot, v) in l.unit_adj.iter_mut().enumerate() {
+                    self.stats.bots[bot].add_adjusted_unit(*v);
+                    *v = 0;
+                }
             }
         }
     }

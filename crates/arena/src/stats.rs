@@ -27,6 +27,19 @@ pub struct BotStats {
     pub scoops: u64,
     pub low_wins: u64,
     pub faults: [u64; FaultKind::ALL.len()],
+    /// Luck-adjusted results (crate `pitboss-luck`), in thousandths of a chip: sum and sum of
+    /// squares per hand and per unit. Zero when the match does not adjust.
+    #[serde(default)]
+    pub adj_net: i128,
+    #[serde(default)]
+    pub adj_sq: i128,
+    #[serde(default)]
+    pub adj_unit_net: i128,
+    #[serde(default)]
+    pub adj_unit_sq: i128,
+    /// Hands with a luck-adjusted result (all of them, or none).
+    #[serde(default)]
+    pub adj_hands: u64,
 }
 
 impl BotStats {
@@ -50,6 +63,24 @@ impl BotStats {
         for (a, b) in self.faults.iter_mut().zip(o.faults) {
             *a += b;
         }
+        self.adj_net += o.adj_net;
+        self.adj_sq += o.adj_sq;
+        self.adj_unit_net += o.adj_unit_net;
+        self.adj_unit_sq += o.adj_unit_sq;
+        self.adj_hands += o.adj_hands;
+    }
+
+    /// Adds one hand's luck-adjusted result, in thousandths of a chip.
+    pub fn add_adjusted(&mut self, milli: i64) {
+        self.adj_hands += 1;
+        self.adj_net += i128::from(milli);
+        self.adj_sq += i128::from(milli) * i128::from(milli);
+    }
+
+    /// Adds one unit's luck-adjusted result, in thousandths of a chip.
+    pub fn add_adjusted_unit(&mut self, milli: i64) {
+        self.adj_unit_net += i128::from(milli);
+        self.adj_unit_sq += i128::from(milli) * i128::from(milli);
     }
 
     pub fn fault_total(&self) -> u64 {

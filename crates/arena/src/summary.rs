@@ -36,6 +36,13 @@ pub struct SummaryRow {
     pub low_wins: u64,
     #[serde(skip)]
     pub fault_kinds: [u64; FaultKind::ALL.len()],
+    /// The luck-adjusted mean and 95% interval (crate `pitboss-luck`), mbb/hand; `None` when the
+    /// match did not adjust. Unbiased for the same quantity as `mbb_per_hand`.
+    pub adj_mbb_per_hand: Option<f64>,
+    pub adj_ci95_low: Option<f64>,
+    pub adj_ci95_high: Option<f64>,
+    /// The adjusted standard deviation, mbb per hand or per duplicate unit, like `std_dev`.
+    pub adj_std_dev: Option<f64>,
 }
 
 fn pct(a: u64, b: u64) -> f64 {
@@ -122,7 +129,29 @@ impl SummaryRow {
             scoop_pct: round(pct(s.scoops, s.showdowns)),
             low_wins: s.low_wins,
             fault_kinds: s.faults,
+            adj_mbb_per_hand: None,
+            adj_ci95_low: None,
+            adj_ci95_high: None,
+            adj_std_dev: None,
         }
+        .with_adjusted(s, unit, hands_per_unit)
+    }
+
+    /// Fills the `adj_*` fields when every hand of `s` has a luck-adjusted result.
+    fn with_adjusted(mut self, s: &BotStats, unit: u64, hands_per_unit: u64) -> SummaryRow {
+        if s.hands == 0 || s.adj_hands != s.hands {
+            return self;
+        }
+        // The sums are in thousandths of a chip: thousandths of a chip per unit are mbb of a
+        // one-chip unit, so only the division by the unit and the hands per unit remains.
+        let (_, sd, lo, hi) = interval(s.units, s.adj_unit_net, s.adj_unit_sq);
+        let to_mbb = |x: f64| x / hands_per_unit as f64 / unit as f64;
+        let round = |x: f64| (x * 1000.0).round() / 1000.0;
+        self.adj_mbb_per_hand = Some(round(s.adj_net as f64 / s.hands as f64 / unit as f64));
+        self.adj_ci95_low = Some(round(to_mbb(lo)));
+        self.adj_ci95_high = Some(round(to_mbb(hi)));
+        self.adj_std_dev = Some(round(to_mbb(sd)));
+        self
     }
 }
 
@@ -158,6 +187,15 @@ pub fn write_csv<W: Write>(w: W, rows: &[SummaryRow]) -> Result<(), csv::Error> 
     .map(|s| s.to_string())
     .collect();
     header.extend(FaultKind::ALL.iter().map(|k| format!("fault_{}", k.name())));
+    header.extend(
+        [
+            "adj_mbb_per_hand",
+            "adj_ci95_low",
+            "adj_ci95_high",
+            "adj_std_dev",
+        ]
+        .map(String::from),
+    );
     out.write_record(&header)?;
     for r in rows {
         let mut rec = vec![
@@ -182,23 +220,39 @@ pub fn write_csv<W: Write>(w: W, rows: &[SummaryRow]) -> Result<(), csv::Error> 
             r.low_wins.to_string(),
         ];
         rec.extend(r.fault_kinds.iter().map(|f| f.to_string()));
+        let opt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
+        rec.extend([
+            opt(r.adj_mbb_per_hand),
+            opt(r.adj_ci95_low),
+            opt(r.adj_ci95_high),
+            opt(r.adj_std_dev),
+        ]);
         out.write_record(&rec)?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// The leaderboard as a plain-text table, best mbb/hand first.
+/// The leaderboard as a plain-text table, best mbb/hand first (raw results rank; the luck-adjusted
+/// mean and interval follow when the match computed them).
 pub fn table(rows: &[SummaryRow]) -> String {
     let mut sorted: Vec<&SummaryRow> = rows.iter().collect();
     sorted.sort_by(|a, b| b.mbb_per_hand.total_cmp(&a.mbb_per_hand));
+    let adjusted = rows.iter().all(|r| r.adj_mbb_per_hand.is_some());
     let mut s = format!(
-        "{:<4} {:<24} {:>10} {:>14} {:>12} {:>25} {:>7}\n",
+        "{:<4} {:<24} {:>10} {:>14} {:>12} {:>25} {:>7}",
         "rank", "bot", "hands", "net chips", "mbb/hand", "95% interval", "faults"
     );
+    if adjusted {
+        s.push_str(&format!(
+            " {:>12} {:>25}",
+            "adj mbb/hand", "adj 95% interval"
+        ));
+    }
+    s.push('\n');
     for (i, r) in sorted.iter().enumerate() {
         s.push_str(&format!(
-            "{:<4} {:<24} {:>10} {:>14} {:>12.1} {:>25} {:>7}\n",
+            "{:<4} {:<24} {:>10} {:>14} {:>12.1} {:>25} {:>7}",
             i + 1,
             r.bot,
             r.hands,
@@ -207,6 +261,15 @@ pub fn table(rows: &[SummaryRow]) -> String {
             format!("[{:.1}, {:.1}]", r.ci95_low, r.ci95_high),
             r.faults
         ));
+        if let (true, Some(m), Some(lo), Some(hi)) = (
+            adjusted,
+            r.adj_mbb_per_hand,
+            r.adj_ci95_low,
+            r.adj_ci95_high,
+        ) {
+            s.push_str(&format!(" {m:>12.1} {:>25}", format!("[{lo:.1}, {hi:.1}]")));
+        }
+        s.push('\n');
     }
     s
 }

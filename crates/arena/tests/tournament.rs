@@ -259,3 +259,42 @@ fn a_resealed_unit_that_creates_chips_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn luck_adjusted_tournaments_are_recorded_in_the_plan_and_give_the_same_standings_for_any_threads()
+{
+    let run = |threads: usize, name: &str| {
+        let out = tmp(name);
+        let cfg = config(
+            TournamentFile {
+                games: Some(vec!["stud8-fl".into(), "27td-fl".into()]),
+                bots: bots(&[("hilo", "hilo"), ("raise", "raise"), ("lowball", "lowball")]),
+                deals: Some(300),
+                batch: Some(100),
+                threads: Some(threads),
+                luck_adjust: Some(true),
+                ..TournamentFile::default()
+            },
+            &out,
+        );
+        assert!(cfg.luck_adjust);
+        let s = standings(&cfg);
+        let plan = std::fs::read_to_string(out.join("plan.json")).unwrap();
+        assert!(plan.contains("\"luck_adjust\": true"), "{plan}");
+        let _ = std::fs::remove_dir_all(&out);
+        s
+    };
+    let a = run(1, "luck-1");
+    for t in &a.tables {
+        assert_eq!(t.adj.len(), 2);
+        for d in 0..300 {
+            assert_eq!(t.adj[0][d] + t.adj[1][d], 0, "adjusted chips conserved");
+        }
+        assert!(
+            t.adj_mbb_units(0).unwrap() != t.mbb_units(0),
+            "the adjustment changes results"
+        );
+        assert_eq!(t.stats[0].adj_hands, t.stats[0].hands);
+    }
+    assert_eq!(a, run(2, "luck-2"));
+}

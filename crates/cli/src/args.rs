@@ -207,6 +207,10 @@ pub struct TournamentArgs {
     /// Early stopping per pairing: M0,M1[,ALPHA,BETA] in mbb/hand (α = β = 0.05 by default).
     #[arg(long, value_name = "M0,M1[,A,B]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
+    /// Luck-adjusted results (unbiased; narrower intervals): adj_* columns in leaderboard.csv and
+    /// crosstable.csv, and SPRT and ratings on the adjusted values; recorded in plan.json.
+    #[arg(long)]
+    pub luck_adjust: bool,
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -360,6 +364,14 @@ pub struct MatchArgs {
     /// External bots: write every line exchanged, timestamped, to <out>/transcripts/.
     #[arg(long)]
     pub transcript: bool,
+    /// Luck-adjusted results: the referee removes the luck of the cards from each hand with
+    /// unbiased control variates (adj_* columns of summary.csv, adj_net of hands.csv) [default:
+    /// on when an external bot plays (it costs 5-50 µs a hand), off for in-process bots only].
+    #[arg(long, conflicts_with = "no_luck_adjust")]
+    pub luck_adjust: bool,
+    /// Do not compute luck-adjusted results (saves some microseconds per hand).
+    #[arg(long)]
+    pub no_luck_adjust: bool,
 }
 
 #[derive(Debug, Subcommand)]

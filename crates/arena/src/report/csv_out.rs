@@ -16,7 +16,8 @@ fn f3(x: f64) -> String {
 }
 
 /// `rank,bot,games,hands,mbb_per_hand,ci95_low,ci95_high,bankroll_rank,runoff_rank,rating,
-/// rating_low,rating_high,faults` — one row per bot, best first.
+/// rating_low,rating_high,faults,adj_mbb_per_hand,adj_ci95_low,adj_ci95_high` — one row per bot,
+/// best first (the `adj_*` columns empty without luck adjustment).
 ///
 /// # Errors
 /// CSV errors.
@@ -38,6 +39,9 @@ pub fn leaderboard(r: &Report) -> Result<Vec<u8>, TournamentError> {
             "rating_low",
             "rating_high",
             "faults",
+            "adj_mbb_per_hand",
+            "adj_ci95_low",
+            "adj_ci95_high",
         ])?;
         for b in &r.bots {
             w.write_record([
@@ -54,6 +58,9 @@ pub fn leaderboard(r: &Report) -> Result<Vec<u8>, TournamentError> {
                 f3(b.rating.low),
                 f3(b.rating.high),
                 b.faults.to_string(),
+                b.adj_field.map_or(String::new(), |a| f3(a.value)),
+                b.adj_field.map_or(String::new(), |a| f3(a.low)),
+                b.adj_field.map_or(String::new(), |a| f3(a.high)),
             ])?;
         }
         w.flush()?;
@@ -63,8 +70,9 @@ pub fn leaderboard(r: &Report) -> Result<Vec<u8>, TournamentError> {
     Ok(w.into_inner().expect("flushed"))
 }
 
-/// `game,bot,opponent,hands,mbb_per_hand,ci95_low,ci95_high,significance,sprt,batches` — one
-/// row per bot and table (both directions of every pairing).
+/// `game,bot,opponent,hands,mbb_per_hand,ci95_low,ci95_high,significance,sprt,batches,
+/// adj_mbb_per_hand,adj_ci95_low,adj_ci95_high` — one row per bot and table (both directions of
+/// every pairing; the `adj_*` columns empty without luck adjustment).
 ///
 /// # Errors
 /// CSV errors.
@@ -83,6 +91,9 @@ pub fn crosstable(r: &Report) -> Result<Vec<u8>, TournamentError> {
             "significance",
             "sprt",
             "batches",
+            "adj_mbb_per_hand",
+            "adj_ci95_low",
+            "adj_ci95_high",
         ])?;
         for p in &r.pairs {
             w.write_record([
@@ -96,6 +107,9 @@ pub fn crosstable(r: &Report) -> Result<Vec<u8>, TournamentError> {
                 p.significance.to_string(),
                 p.sprt.clone(),
                 p.batches.to_string(),
+                p.adj.map_or(String::new(), |a| f3(a.0)),
+                p.adj.map_or(String::new(), |a| f3(a.1)),
+                p.adj.map_or(String::new(), |a| f3(a.2)),
             ])?;
         }
         w.flush()?;

@@ -40,6 +40,21 @@ pub fn leaderboard(r: &Report) -> String {
             b.faults
         ));
     }
+    if cfg.luck_adjust {
+        s.push_str(
+            "\nRanked by the luck-adjusted results (`--luck-adjust`: ratings, ranks and SPRT use \
+             them; the mbb/hand column above is raw). Luck-adjusted mbb/hand vs field [95% CI]:\n\n",
+        );
+        s.push_str("| bot | adjusted mbb/hand vs field [95% CI] |\n|---|---:|\n");
+        for b in &r.bots {
+            if let Some(a) = b.adj_field {
+                s.push_str(&format!(
+                    "| {} | {:.1} [{:.1}, {:.1}] |\n",
+                    b.bot, a.value, a.low, a.high
+                ));
+            }
+        }
+    }
     s.push_str("\nIntervals of the field mean and the rating: bootstrap over duplicate deals (the same resampled deals at every table of a game), ");
     s.push_str(&format!(
         "{} resamples. Pairing intervals: Student t over duplicate deals.\n\n",
@@ -55,6 +70,21 @@ pub fn leaderboard(r: &Report) -> String {
             "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} |\n",
             p.game, p.bot, p.opponent, p.hands, p.mbb, p.low, p.high, p.significance, p.sprt
         ));
+    }
+    if cfg.luck_adjust {
+        s.push_str("\n## Pairings, luck-adjusted\n\n| game | bot | opponent | adjusted mbb/hand [95% CI] |\n|---|---|---|---:|\n");
+        for p in r
+            .pairs
+            .iter()
+            .filter(|p| p.position == 0 || cfg.table_size > 2)
+        {
+            if let Some((m, lo, hi)) = p.adj {
+                s.push_str(&format!(
+                    "| {} | {} | {} | {m:.1} [{lo:.1}, {hi:.1}] |\n",
+                    p.game, p.bot, p.opponent
+                ));
+            }
+        }
     }
     s
 }

@@ -30,6 +30,8 @@ pub struct BotRow {
     /// Least-squares rating (mbb/hand), with a bootstrap 95% interval.
     pub rating: Estimate,
     pub faults: u64,
+    /// The luck-adjusted mbb/hand against the field (plans with `luck_adjust`).
+    pub adj_field: Option<Estimate>,
 }
 
 /// One bot's result at one table of one game.
@@ -51,6 +53,8 @@ pub struct PairRow {
     /// Index into `Report::tables`.
     pub table: usize,
     pub position: usize,
+    /// The luck-adjusted mean and 95% interval (plans with `luck_adjust`).
+    pub adj: Option<(f64, f64, f64)>,
 }
 
 /// Everything the report files show.
@@ -81,7 +85,27 @@ impl Report {
                 units: (0..t.bots.len()).map(|p| t.mbb_units(p)).collect(),
             })
             .collect();
-        let r = ratings::rate(n, &samples, cfg.bootstrap, derive_seed(cfg.seed, 0xb007, 0));
+        let raw = ratings::rate(n, &samples, cfg.bootstrap, derive_seed(cfg.seed, 0xb007, 0));
+        // With luck adjustment the ranks and ratings come from the adjusted values (unbiased for
+        // the same quantities, narrower); the raw bankroll columns stay raw.
+        let adjusted = cfg.luck_adjust.then(|| {
+            let samples: Vec<TableSample> = standings
+                .tables
+                .iter()
+                .map(|t| TableSample {
+                    game: t.game,
+                    bots: t.bots.clone(),
+                    units: (0..t.bots.len())
+                        .map(|p| {
+                            t.adj_mbb_units(p)
+                                .expect("adjusted plans adjust every unit")
+                        })
+                        .collect(),
+                })
+                .collect();
+            ratings::rate(n, &samples, cfg.bootstrap, derive_seed(cfg.seed, 0xb007, 0))
+        });
+        let r = adjusted.as_ref().unwrap_or(&raw);
         let mut hands = vec![0u64; n];
         let mut faults = vec![0u64; n];
         let mut games = vec![std::collections::BTreeSet::new(); n];
@@ -100,11 +124,12 @@ impl Report {
                 bot: cfg.bots[b].name.clone(),
                 games: games[b].len(),
                 hands: hands[b],
-                field: r.bankroll[b],
+                field: raw.bankroll[b],
                 bankroll_rank: r.bankroll_rank[b],
                 runoff_rank: r.runoff_rank[b],
                 rating: r.rating[b],
                 faults: faults[b],
+                adj_field: adjusted.as_ref().map(|a| a.bankroll[b]),
             })
             .collect();
         bots.sort_by_key(|b| b.rank);
@@ -117,6 +142,11 @@ impl Report {
                 let (mean, _, lo, hi) = interval(s.units, s.unit_net, s.unit_sq);
                 let (mbb, low, high) =
                     (round3(mean * scale), round3(lo * scale), round3(hi * scale));
+                let adj = cfg.luck_adjust.then(|| {
+                    let (m, _, lo, hi) = interval(s.units, s.adj_unit_net, s.adj_unit_sq);
+                    let sc = scale / 1000.0;
+                    (round3(m * sc), round3(lo * sc), round3(hi * sc))
+                });
                 let opponent = t
                     .bots
                     .iter()
@@ -148,6 +178,7 @@ impl Report {
                     batches: t.batches,
                     table: ti,
                     position: p,
+                    adj,
                 });
             }
         }
@@ -210,6 +241,19 @@ impl Report {
                 ),
                 b.faults
             ));
+            if let Some(a) = b.adj_field {
+                s.pop();
+                s.push_str(&format!(
+                    " {:>26}\n",
+                    format!("{:.1} [{:.1}, {:.1}]", a.value, a.low, a.high)
+                ));
+            }
+        }
+        if self.plan.config.luck_adjust {
+            s.push_str(
+                "ranked by the luck-adjusted results (last column: adjusted mbb/hand vs field \
+                 [95%]; the raw ones are the third)\n",
+            );
         }
         s
     }

@@ -55,6 +55,9 @@ pub struct TournamentFile {
     pub out: Option<PathBuf>,
     /// Early stopping per pairing (heads-up only); absent: fixed length.
     pub sprt: Option<SprtConfig>,
+    /// Luck-adjusted results (crate `pitboss-luck`): per-deal adjusted nets in the units, `adj_*`
+    /// columns, and SPRT and ratings on the adjusted values (default false).
+    pub luck_adjust: Option<bool>,
 }
 
 impl TournamentFile {
@@ -75,6 +78,7 @@ impl TournamentFile {
             threads: over.threads.or(self.threads),
             out: over.out.or(self.out),
             sprt: over.sprt.or(self.sprt),
+            luck_adjust: over.luck_adjust.or(self.luck_adjust),
         }
     }
 }
@@ -105,6 +109,10 @@ pub struct TournamentConfig {
     pub salt: Option<Salt>,
     pub bootstrap: usize,
     pub sprt: Option<SprtConfig>,
+    /// Luck-adjusted units, SPRT and ratings. Written to `plan.json` only when on, so plans made
+    /// before it existed keep their settings hash.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub luck_adjust: bool,
     #[serde(skip)]
     pub threads: usize,
     #[serde(skip)]
@@ -306,6 +314,7 @@ impl TournamentConfig {
                 "100000",
             )? as usize,
             sprt: f.sprt,
+            luck_adjust: f.luck_adjust.unwrap_or(false),
             threads,
             out: f.out.unwrap_or_else(default_out),
         })

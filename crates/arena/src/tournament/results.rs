@@ -22,6 +22,8 @@ pub struct TableResult {
     pub stats: Vec<BotStats>,
     /// `net[position][deal]` in chips over the deal's rotations.
     pub net: Vec<Vec<i64>>,
+    /// The luck-adjusted `net` in thousandths of a chip (empty without `luck_adjust`).
+    pub adj: Vec<Vec<i64>>,
     /// Batches counted (fewer than planned when SPRT stopped the pairing).
     pub batches: u64,
     pub decision: Decision,
@@ -37,12 +39,25 @@ impl TableResult {
         let scale = 1000.0 / k / self.unit_chips as f64;
         self.net[pos].iter().map(|&x| x as f64 * scale).collect()
     }
+
+    /// Position `pos`'s luck-adjusted per-deal results in mbb/hand, if the plan adjusts.
+    pub fn adj_mbb_units(&self, pos: usize) -> Option<Vec<f64>> {
+        let k = self.bots.len() as f64;
+        let scale = 1.0 / k / self.unit_chips as f64;
+        let v = self.adj.get(pos)?;
+        Some(v.iter().map(|&x| x as f64 * scale).collect())
+    }
 }
 
-/// A deal's value for SPRT: the first bot's net in mbb/hand.
+/// A deal's value for SPRT: the first bot's net in mbb/hand, luck-adjusted when the unit has
+/// adjusted results (plans with `luck_adjust`).
 pub fn sprt_values(u: &UnitResult, unit_chips: u64) -> impl Iterator<Item = f64> + '_ {
     let scale = 1000.0 / u.bots.len() as f64 / unit_chips as f64;
-    u.net[0].iter().map(move |&x| x as f64 * scale)
+    let (values, scale) = match u.adj.first() {
+        Some(adj) => (adj, scale / 1000.0),
+        None => (&u.net[0], scale),
+    };
+    values.iter().map(move |&x| x as f64 * scale)
 }
 
 /// Feeds one unit to a running SPRT and returns the decision after it.
@@ -92,6 +107,7 @@ impl Standings {
                 bots: spec.bots.clone(),
                 stats: vec![BotStats::default(); k],
                 net: vec![Vec::new(); k],
+                adj: vec![Vec::new(); if cfg.luck_adjust { k } else { 0 }],
                 batches: 0,
                 decision: Decision::Undecided,
                 llr: 0.0,
@@ -107,6 +123,9 @@ impl Standings {
                 for p in 0..k {
                     r.stats[p].merge(&u.stats[p]);
                     r.net[p].extend_from_slice(&u.net[p]);
+                    if let (Some(a), Some(ua)) = (r.adj.get_mut(p), u.adj.get(p)) {
+                        a.extend_from_slice(ua);
+                    }
                 }
                 r.batches += 1;
                 if let Some(s) = &cfg.sprt {

@@ -198,6 +198,7 @@ impl Work<'_> {
                         u,
                         &self.specs[i % tables],
                         factory,
+                        cfg.luck_adjust,
                     );
                     r.seal(&self.settings);
                     let path = unit_path(self.dir, &u.id);

@@ -67,6 +67,10 @@ pub struct UnitResult {
     pub stats: Vec<BotStats>,
     /// `net[position][deal]`: chips won over the deal's seat rotations.
     pub net: Vec<Vec<i64>>,
+    /// `adj[position][deal]`: the luck-adjusted `net`, in thousandths of a chip (plans with
+    /// `luck_adjust`; empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adj: Vec<Vec<i64>>,
     /// [`Plan::settings_hash`](super::Plan::settings_hash) of the plan that made the unit.
     #[serde(default)]
     pub plan: String,
@@ -133,6 +137,22 @@ impl UnitResult {
                 ));
             }
         }
+        if !self.adj.is_empty() {
+            if self.adj.len() != self.bots.len()
+                || self.adj.iter().any(|v| v.len() as u64 != self.deals)
+            {
+                return Some("the adjusted results do not have one entry per bot and deal".into());
+            }
+            for d in 0..self.deals as usize {
+                let sum: i128 = self.adj.iter().map(|v| i128::from(v[d])).sum();
+                if sum != 0 {
+                    return Some(format!(
+                        "chips are not conserved: the adjusted nets of deal {} sum to {sum}",
+                        self.first_deal + d as u64
+                    ));
+                }
+            }
+        }
         None
     }
 
@@ -174,6 +194,7 @@ pub fn play_unit(
     spec: &UnitSpec,
     specs: &[&str],
     factory: &dyn EntrantFactory,
+    luck_adjust: bool,
 ) -> UnitResult {
     let n = spec.bots.len();
     let preset = Preset::by_name(&spec.game).expect("validated game");
@@ -222,6 +243,11 @@ pub fn play_unit(
     let mut referee = Referee::new();
     let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
     let mut unit_net = vec![0i64; n];
+    let mut adjuster = luck_adjust
+        .then(|| pitboss_luck::Adjuster::new(&preset.game, pitboss_luck::Model::Strength));
+    let mut adj = vec![Vec::new(); if luck_adjust { n } else { 0 }];
+    let (mut corrections, mut nets, mut milli) = (vec![0.0; n], vec![0i64; n], vec![0i64; n]);
+    let mut unit_adj = vec![0i64; n];
     for d in spec.first_deal..spec.first_deal + spec.deals {
         for (r, players) in lanes.iter_mut().enumerate() {
             let k = d * n as u64 + r as u64;
@@ -232,10 +258,21 @@ pub fn play_unit(
             players.rotate_left(s.rotation);
             let hand = referee.hand();
             let events = hand.events();
+            if let Some(a) = adjuster.as_mut() {
+                a.hand(n, events, &mut corrections);
+                for (v, (_, chips)) in nets.iter_mut().zip(hand.net()) {
+                    *v = chips;
+                }
+                pitboss_luck::adjusted_milli(&nets, &corrections, &mut milli);
+            }
             for (seat, chips) in hand.net() {
                 let bot = (seat.index() + n - s.rotation) % n;
                 stats[bot].add_hand(seat, events, chips);
                 unit_net[bot] += chips;
+                if adjuster.is_some() {
+                    stats[bot].add_adjusted(milli[seat.index()]);
+                    unit_adj[bot] += milli[seat.index()];
+                }
             }
             for f in &referee.faults {
                 let bot = (f.seat.index() + n - s.rotation) % n;
@@ -245,6 +282,11 @@ pub fn play_unit(
         for (bot, v) in unit_net.iter_mut().enumerate() {
             stats[bot].add_unit(*v);
             net[bot].push(*v);
+            *v = 0;
+        }
+        for (bot, v) in unit_adj.iter_mut().enumerate().take(adj.len()) {
+            stats[bot].add_adjusted_unit(*v);
+            adj[bot].push(*v);
             *v = 0;
         }
     }
@@ -260,6 +302,7 @@ pub fn play_unit(
         deals: spec.deals,
         stats,
         net,
+        adj,
         plan: String::new(),
         checksum: String::new(),
     }

@@ -91,6 +91,11 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         build_network: args.build_network.then_some(true),
         freeze_idle: args.freeze_idle.then_some(true),
         transcript: args.transcript.then_some(true),
+        luck_adjust: if args.no_luck_adjust {
+            Some(false)
+        } else {
+            args.luck_adjust.then_some(true)
+        },
     };
     Ok(MatchConfig::from_file(file.overlay(flags), default_out)?)
 }
@@ -163,6 +168,10 @@ fn same_match(cfg: &MatchConfig) -> impl Fn(&Path) -> bool + '_ {
         old.threads = cfg.threads;
         old.out.clone_from(&cfg.out);
         old.names.clone_from(&cfg.names);
+        if cfg.luck_adjust.is_none() {
+            // Not given: decided (and recorded) when the match starts, as it was then.
+            old.luck_adjust = None;
+        }
         old == *cfg
     }
 }
@@ -194,6 +203,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         // A secret deck key: no bot can derive a deck from the seed (it is kept in config.toml).
         cfg.salt = Some(pitboss_cards::Salt::random().context("drawing the deck salt")?);
     }
+    // Luck adjustment by default where it is cheap next to the bots (see docs/REFERENCE.md).
+    cfg.luck_adjust.get_or_insert(factory.has_external());
     let mut log = String::new();
     if factory.has_external() {
         let line = factory.sandbox_description();

@@ -152,10 +152,12 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
         threads: args.threads,
         out: args.resume.clone().or_else(|| args.out.clone()),
         sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
+        luck_adjust: args.luck_adjust.then_some(true),
     };
     let mut merged = file.overlay(flags);
     if let Some(old) = old {
         merged.seed = merged.seed.or(Some(old.seed));
+        merged.luck_adjust = merged.luck_adjust.or(Some(old.luck_adjust));
         merged.salt = merged.salt.or(old.salt);
     }
     let name = merged

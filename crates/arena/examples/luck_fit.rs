@@ -1,0 +1,177 @@
+//! Fits the scale `P = a·pot + b·unit` of the luck estimator's shares per street (crate
+//! `pitboss-luck`, `Scale`) by least squares on hands of the built-in bots, and prints the
+//! fitted table with the standard deviation of the raw and adjusted results in and out of sample:
+//! `cargo run --release -p pitboss-arena --example luck_fit [HANDS]`.
+//!
+//! Any scale fixed before a card keeps the estimate unbiased; the fit only decides how much of
+//! the luck it removes. The fit is done on one seed and checked on another.
+
+use pitboss_arena::{convert, InProcess, Player, Referee};
+use pitboss_cards::DeckKey;
+use pitboss_luck::{Adjuster, Model, Scale};
+use pitboss_protocol::MatchStart;
+use pitboss_rules::{Preset, Seat, TableSetup};
+
+const STREETS: usize = 6;
+const FEATURES: usize = 2 * STREETS;
+
+/// One seat's hand: the features and the net.
+type Sample = ([f64; FEATURES], f64);
+
+/// Per hand and seat: features (share deltas times pot and times unit, per street) and net.
+fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sample>) {
+    let preset = Preset::by_name(game).unwrap();
+    let n = bots.len();
+    let setup = TableSetup {
+        game: preset.game,
+        stacks: vec![preset.stack; n],
+        button: 0,
+    };
+    let table = setup.validate().unwrap();
+    let mut players: Vec<Box<dyn Player>> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            Box::new(InProcess(
+                pitboss_bots::builtin(b, seed * 31 + i as u64).unwrap(),
+            )) as Box<dyn Player>
+        })
+        .collect();
+    let start = MatchStart {
+        game: convert::game_info(&preset.game),
+        hands,
+        decision_ms: 0,
+        bank_ms: 0,
+    };
+    for p in &mut players {
+        let _ = p.match_start(&start);
+    }
+    let key = DeckKey::from_seed(seed);
+    let mut referee = Referee::new();
+    let mut adj = Adjuster::new(&preset.game, Model::Strength).with_scale(Scale::POT);
+    let unit = preset.game.unit() as f64;
+    for k in 0..hands {
+        let t = table.with_button(Seat((k % n as u64) as u8));
+        players.rotate_right(1);
+        referee.play(&t, pitboss_cards::Deck::with_key(&key, k), k, &mut players);
+        let hand = referee.hand();
+        let mut x = vec![[0.0; FEATURES]; n];
+        adj.replay(n, hand.events(), |c| {
+            let s = usize::from(c.street).min(STREETS - 1);
+            for (i, d) in c.shares.iter().enumerate() {
+                x[i][2 * s] += d * c.pot as f64;
+                x[i][2 * s + 1] += d * unit;
+            }
+        });
+        for (i, (_, net)) in hand.net().enumerate() {
+            out.push((x[i], net as f64));
+        }
+    }
+}
+
+/// Least squares `y ≈ Σ β_j x_j` (the features have mean zero, so no intercept).
+fn fit(data: &[Sample]) -> [f64; FEATURES] {
+    let mut a = [[0.0; FEATURES + 1]; FEATURES];
+    for (x, y) in data {
+        for i in 0..FEATURES {
+            for j in 0..FEATURES {
+                a[i][j] += x[i] * x[j];
+            }
+            a[i][FEATURES] += x[i] * y;
+        }
+    }
+    // A small ridge keeps features that never occur (no sixth street in triple draw) at zero.
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += 1e-6 * data.len() as f64;
+    }
+    for c in 0..FEATURES {
+        let p = (c..FEATURES)
+            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+            .unwrap();
+        a.swap(c, p);
+        let pivot = a[c];
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != c && pivot[c] != 0.0 {
+                let f = row[c] / pivot[c];
+                for (x, p) in row.iter_mut().zip(pivot).skip(c) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    let mut beta = [0.0; FEATURES];
+    for i in 0..FEATURES {
+        beta[i] = if a[i][i] == 0.0 {
+            0.0
+        } else {
+            a[i][FEATURES] / a[i][i]
+        };
+    }
+    beta
+}
+
+fn sd_after(data: &[Sample], beta: &[f64; FEATURES]) -> (f64, f64) {
+    let n = data.len() as f64;
+    let sd = |f: &dyn Fn(&Sample) -> f64| {
+        let m = data.iter().map(f).sum::<f64>() / n;
+        (data.iter().map(|d| (f(d) - m).powi(2)).sum::<f64>() / n).sqrt()
+    };
+    let raw = sd(&|d| d.1);
+    let adj = sd(&|d| d.1 - d.0.iter().zip(beta).map(|(x, b)| x * b).sum::<f64>());
+    (raw, adj)
+}
+
+fn main() {
+    let hands: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20_000);
+    let games: [(&str, &[&[&str]]); 2] = [
+        (
+            "27td-fl",
+            &[
+                &["lowball", "raise"],
+                &["equity", "lowball"],
+                &["call", "raise"],
+                &["lowball", "lowball"],
+                &["equity", "adaptive", "lowball", "raise", "call", "random"],
+            ],
+        ),
+        (
+            "stud8-fl",
+            &[
+                &["hilo", "raise"],
+                &["equity", "hilo"],
+                &["call", "raise"],
+                &["hilo", "hilo"],
+                &[
+                    "equity", "adaptive", "hilo", "raise", "call", "random", "hilo", "call",
+                ],
+            ],
+        ),
+    ];
+    for (game, tables) in games {
+        let (mut train, mut test) = (Vec::new(), Vec::new());
+        for bots in tables {
+            samples(game, bots, hands, 1, &mut train);
+            samples(game, bots, hands, 2, &mut test);
+        }
+        let beta = fit(&train);
+        let pot_only = {
+            let mut b = [0.0; FEATURES];
+            for s in 0..STREETS {
+                b[2 * s] = 1.0;
+            }
+            b
+        };
+        let (raw, adj) = sd_after(&test, &beta);
+        let (_, adj_pot) = sd_after(&test, &pot_only);
+        println!(
+            "{game}: held-out sd per hand: raw {raw:.1}, P = pot {adj_pot:.1}, fitted {adj:.1}"
+        );
+        let pairs: Vec<String> = (0..STREETS)
+            .map(|s| format!("({:.3}, {:.3})", beta[2 * s], beta[2 * s + 1]))
+            .collect();
+        println!("  Scale([{}])", pairs.join(", "));
+    }
+}

@@ -1,0 +1,85 @@
+//! The estimator's cost per hand at a full table, worst case: every seat calls down to the
+//! showdown (all cards are dealt, every card is a chance event with every live seat corrected),
+//! 2-7 triple draw six-handed drawing two cards a draw (reshuffles included) and stud hi/lo
+//! eight-handed (community card included). The hands are played first; only the estimator is
+//! timed, in CPU time of the thread (other jobs on the machine then inflate it little), best of
+//! five passes: `cargo bench -p pitboss-luck --bench cost`.
+
+use pitboss_cards::Deck;
+use pitboss_luck::{Adjuster, Model};
+use pitboss_rules::{Action, Event, Hand, Preset, Seat, TableSetup};
+
+fn hands(preset: &str, seats: usize, count: u64) -> (pitboss_rules::Game, Vec<Vec<Event>>) {
+    let p = Preset::by_name(preset).unwrap();
+    let table = TableSetup {
+        game: p.game,
+        stacks: vec![p.stack; seats],
+        button: 0,
+    }
+    .validate()
+    .unwrap();
+    let all = (0..count)
+        .map(|k| {
+            let t = table.with_button(Seat((k % seats as u64) as u8));
+            let mut hand = Hand::start(&t, Deck::for_hand(9, k)).unwrap();
+            while let Some(l) = hand.legal() {
+                let a = if let Some(h) = l.discard {
+                    Action::Discard {
+                        cards: h.iter().take(2).collect(),
+                    }
+                } else if l.bring_in.is_some() {
+                    Action::BringIn
+                } else if l.check {
+                    Action::Check
+                } else {
+                    Action::Call
+                };
+                hand.apply(l.seat, a).unwrap();
+            }
+            hand.events().to_vec()
+        })
+        .collect();
+    (p.game, all)
+}
+
+/// CPU seconds used by this thread.
+fn cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and a valid pointer to a timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+fn main() {
+    let count: u64 = std::env::var("HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    for (preset, seats) in [
+        ("27td-fl", 6),
+        ("27td-fl", 2),
+        ("stud8-fl", 8),
+        ("stud8-fl", 2),
+    ] {
+        let (game, all) = hands(preset, seats, count);
+        let mut adj = Adjuster::new(&game, Model::Strength);
+        let mut out = vec![0.0; seats];
+        let mut best = f64::INFINITY;
+        let mut check = 0.0;
+        for _ in 0..5 {
+            let t = cpu();
+            for events in &all {
+                adj.hand(seats, events, &mut out);
+                check += out[0];
+            }
+            best = best.min(cpu() - t);
+        }
+        println!(
+            "{preset} {seats} seats, all to showdown: {:.2} µs per hand (checksum {check:.0})",
+            best / count as f64 * 1e6
+        );
+    }
+}

@@ -1,0 +1,620 @@
+//! Luck-adjusted results: the referee removes most of the luck of the deal from each hand's result
+//! with control variates at its chance events, so that fewer hands tell two bots apart.
+//!
+//! # The estimator
+//!
+//! A hand is a sequence of decisions (by the bots) and chance events (a card from the stub to a
+//! seat, or stud's community card). The referee sees every card, so at each chance event it knows
+//! the state `h` just before and the set `S(h)` of cards the stub could produce: by the deck's
+//! construction (a lazy Fisher–Yates shuffle, `pitboss_cards::Deck`), the next card is uniform
+//! over the cards still in the stub, given everything dealt so far. That set is the cards never
+//! dealt, or — in triple draw after the stub ran out — exactly the muck the rules reshuffle
+//! (earlier discards, folded hands and the discards of players already served this draw, never
+//! those of the player being served or of players not yet served; RULES.md "Running out of
+//! cards"). Stud never reshuffles: its short seventh street deals one community card from the same
+//! stub.
+//!
+//! Let `V_i(h)` be any function of the state (all cards, chips committed, who folded). At chance
+//! event `t` with state `h_t` before and `h_t·c` after card `c`, the correction for seat `i` is
+//!
+//! ```text
+//! δ_i,t = V_i(h_t·c) − E[V_i(h_t·C) | h_t] = V_i(h_t·c) − (1/|S(h_t)|) Σ_{x ∈ S(h_t)} V_i(h_t·x),
+//! ```
+//!
+//! and the adjusted result of the hand is `net_i − Σ_t δ_i,t`. Given `h_t`, the card `C` is uniform
+//! over `S(h_t)`, so `E[δ_i,t | h_t] = 0`; by the tower rule `E[δ_i,t] = 0` for every `t`, whatever
+//! the bots do and whatever `V` is. The adjusted result therefore has the same expectation as the
+//! raw one: it is **unbiased** for every `V`, and a `V` closer to `E[net_i | h]` only makes its
+//! variance smaller (the variance removed is that of the part of the result that `V` explains).
+//! Each dealt card is its own chance event (conditioning sequentially keeps each term mean-zero
+//! and makes the expectation an exact enumeration of at most 52 cards: no sampling noise). This is
+//! the chance-node half of AIVAT (N. Burch, M. Schmid, M. Moravčík, D. Morrill, M. Bowling, "AIVAT:
+//! A New Variance Reduction Technique for Agent Evaluation in Imperfect Information Games", AAAI
+//! 2018), whose value-function control variates cut the standard deviation of no-limit hold'em
+//! results by 85%; DIVAT (D. Billings, M. Kan, "A Tool for the Direct Assessment of Poker
+//! Decisions", ICGA Journal 29(3), 2006) did a similar baseline subtraction for limit hold'em. The
+//! action-node terms of AIVAT (which need the bots' policies) are not used: bots are black boxes.
+//!
+//! # The value estimate
+//!
+//! `V_i = share_i · P − committed_i` for a live seat and `−committed_i` for a folded one, with the
+//! shares of the live seats summing to one and `P` fixed before the card is seen (the pot so far).
+//! Then `Σ_i V_i = P − Σ_i committed_i` does not depend on the card, so the corrections of a chance
+//! event sum to zero over the seats: the adjusted results of a hand, like the raw ones, conserve
+//! chips. The shares are a showdown as if it happened now between the live seats' strength keys
+//! (module [`value`]: the high and eight-or-better keys of stud from all of a seat's cards, a
+//! deuce-to-seven key in triple draw, with cards still to come counted as average cards), half to
+//! the high and half to the low in stud when a low is still possible, ties split. At the last card
+//! of a hand that reaches showdown, the shares are the real showdown's.
+//!
+//! # Cost
+//!
+//! A dealt card to seat `r` changes only `r`'s key; the others' best keys are computed once, every
+//! card of the stub then costs one or two key evaluations and a comparison, and the mean share
+//! vector is a weighted sum over the dozen possible comparison outcomes. The README gives the
+//! measured cost per hand (`cargo bench -p pitboss-luck`).
+
+pub mod value;
+
+use pitboss_cards::{Card, CardSet, Rank, Suit};
+use pitboss_rules::{Event, Game, Seat, Variant, MAX_SEATS};
+
+/// Which value estimate `V` the corrections use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Showdown-now shares from the strength keys of [`value`] (the default).
+    Strength,
+    /// Shares from a hash of each seat's cards: a value estimate with no information about the
+    /// result, for tests that the adjusted result stays unbiased with a poor `V`.
+    Noise,
+}
+
+/// One chance event as the estimator saw it (for tests and diagnostics).
+#[derive(Clone, Copy, Debug)]
+pub struct Chance<'a> {
+    /// The index of the `Deal` or `Community` event in the hand's events.
+    pub index: usize,
+    /// The cards the stub could have produced.
+    pub candidates: CardSet,
+    /// `δ_i` for each seat, in chips.
+    pub corrections: &'a [f64],
+    /// The share part of `δ_i`: the seat's share after the card minus its mean share.
+    pub shares: &'a [f64],
+    /// Betting rounds begun before the card (0: cards before the first round; stud street − 3).
+    pub street: u8,
+    /// Chips committed so far by all seats.
+    pub pot: u64,
+}
+
+/// The replayed state of a hand at a chance event.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    n: usize,
+    held: [CardSet; MAX_SEATS],
+    live: [bool; MAX_SEATS],
+    total: [u64; MAX_SEATS],
+    bet: [u64; MAX_SEATS],
+    /// The stub: cards that may come next.
+    unseen: CardSet,
+    /// Cards a triple-draw reshuffle would use.
+    muck: CardSet,
+    /// This draw's discards of a seat not fully served yet, and how many cards it still gets.
+    pending: [CardSet; MAX_SEATS],
+    to_serve: [u8; MAX_SEATS],
+}
+
+impl State {
+    fn new(n: usize) -> State {
+        State {
+            n,
+            held: [CardSet::EMPTY; MAX_SEATS],
+            live: [false; MAX_SEATS],
+            total: [0; MAX_SEATS],
+            bet: [0; MAX_SEATS],
+            unseen: CardSet::FULL,
+            muck: CardSet::EMPTY,
+            pending: [CardSet::EMPTY; MAX_SEATS],
+            to_serve: [0; MAX_SEATS],
+        }
+    }
+
+    fn live_count(&self) -> usize {
+        self.live[..self.n].iter().filter(|l| **l).count()
+    }
+
+    fn pot(&self) -> u64 {
+        self.total[..self.n].iter().sum()
+    }
+}
+
+/// Computes the corrections of hands of one game. Reusable: it holds no per-hand allocation.
+#[derive(Clone, Debug)]
+pub struct Adjuster {
+    model: Model,
+    variant: Variant,
+    ace_five_straight: bool,
+    st: State,
+    delta: [f64; MAX_SEATS],
+    share_delta: [f64; MAX_SEATS],
+    street: u8,
+    unit: f64,
+    scale: Scale,
+    /// The keys of each seat's current cards, computed at most once between changes.
+    cache: [Option<Keys>; MAX_SEATS],
+}
+
+/// The scale `P` of the shares before the cards of each street: `P = pot · a + unit · b` (the
+/// game's unit: big blind, stud small bet). Any `P` fixed before the card keeps the estimate
+/// unbiased; these were fitted by least squares on matches of the built-in bots (`cargo run
+/// --release -p pitboss-arena --example luck_fit`), so that `P` approximates how many chips the
+/// luck of a card moves by the end of the hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale(pub [(f64, f64); 6]);
+
+impl Scale {
+    /// `P` = the pot so far (no fitting).
+    pub const POT: Scale = Scale([(1.0, 0.0); 6]);
+
+    /// The fitted default of a game.
+    pub fn fitted(variant: Variant) -> Scale {
+        // `luck_fit 10000` (10,000 hands per table of five tables per game, seed 1; checked on
+        // seed 2): held-out sd per hand 27td-fl raw 1055.6, P = pot 883.4, fitted 831.4;
+        // stud8-fl raw 2298.2, P = pot 1779.5, fitted 1665.2.
+        match variant {
+            Variant::TripleDraw => Scale([
+                (0.0, 0.771),
+                (0.353, 0.209),
+                (0.699, 0.103),
+                (1.057, -0.503),
+                (1.0, 0.0),
+                (1.0, 0.0),
+            ]),
+            Variant::StudHiLo => Scale([
+                (1.858, -0.484),
+                (0.327, 0.507),
+                (0.319, 1.346),
+                (0.447, 2.576),
+                (0.970, 2.278),
+                (1.0, 0.0),
+            ]),
+        }
+    }
+}
+
+/// The strength keys of a seat: high (or deuce-to-seven) and, in stud, eight-or-better (0 = none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Keys {
+    hi: u32,
+    lo: u32,
+}
+
+impl Adjuster {
+    pub fn new(game: &Game, model: Model) -> Adjuster {
+        Adjuster {
+            model,
+            variant: game.variant,
+            ace_five_straight: game.options.ace_five_straight,
+            st: State::new(0),
+            delta: [0.0; MAX_SEATS],
+            share_delta: [0.0; MAX_SEATS],
+            street: 0,
+            unit: game.unit() as f64,
+            scale: Scale::fitted(game.variant),
+            cache: [None; MAX_SEATS],
+        }
+    }
+
+    /// Replaces the scale `P` (see [`Scale`]).
+    pub fn with_scale(mut self, scale: Scale) -> Adjuster {
+        self.scale = scale;
+        self
+    }
+
+    /// The total correction `Σ_t δ_i,t` of each seat of a finished hand at a table of `seats`,
+    /// written to `out[..seats]` in chips; the adjusted result is `net_i − out[i]`. `events` must be
+    /// the referee's full record (hidden cards included); the sum of `out` is zero up to rounding.
+    pub fn hand(&mut self, seats: usize, events: &[Event], out: &mut [f64]) {
+        out[..seats].fill(0.0);
+        self.replay(seats, events, |c| {
+            for (o, d) in out.iter_mut().zip(c.corrections) {
+                *o += d;
+            }
+        });
+    }
+
+    /// Replays a hand (or a prefix of one) and calls `f` at each chance event.
+    pub fn replay(&mut self, seats: usize, events: &[Event], mut f: impl FnMut(Chance<'_>)) {
+        self.st = State::new(seats);
+        self.st.live[..seats].fill(true);
+        self.street = 0;
+        self.cache = [None; MAX_SEATS];
+        let draw = self.variant == Variant::TripleDraw;
+        let mut informed = true;
+        for (index, e) in events.iter().enumerate() {
+            let st = &mut self.st;
+            match *e {
+                Event::Round { .. } => {
+                    st.bet = [0; MAX_SEATS];
+                    self.street += 1;
+                }
+                Event::Ante { seat, amount, .. } => st.total[seat.index()] += amount,
+                Event::Blind { seat, amount, .. }
+                | Event::BringIn { seat, amount, .. }
+                | Event::Call { seat, amount, .. } => {
+                    st.total[seat.index()] += amount;
+                    st.bet[seat.index()] += amount;
+                }
+                Event::Raise { seat, to, .. } => {
+                    let i = seat.index();
+                    st.total[i] += to.saturating_sub(st.bet[i]);
+                    st.bet[i] = to;
+                }
+                Event::Return { seat, amount } => {
+                    let i = seat.index();
+                    st.total[i] = st.total[i].saturating_sub(amount);
+                    st.bet[i] = st.bet[i].saturating_sub(amount);
+                }
+                Event::Fold { seat } => {
+                    let i = seat.index();
+                    st.live[i] = false;
+                    if draw {
+                        st.muck = st.muck.union(st.held[i]);
+                    }
+                }
+                Event::Discard { seat, count, cards } => {
+                    let i = seat.index();
+                    match cards {
+                        Some(c) => {
+                            self.cache[i] = None;
+                            st.held[i] = st.held[i].difference(c);
+                            st.pending[i] = c;
+                        }
+                        // A redacted record: the hand can no longer be followed. Stopping the
+                        // corrections keeps every term so far mean-zero.
+                        None => informed = false,
+                    }
+                    st.to_serve[i] = count;
+                }
+                Event::Reshuffle { .. } => {
+                    st.unseen = st.muck;
+                    st.muck = CardSet::EMPTY;
+                }
+                Event::Deal { seat, card, .. } => {
+                    let Some(c) = card else {
+                        informed = false;
+                        continue;
+                    };
+                    let candidates = self.st.unseen;
+                    if informed && self.st.live_count() >= 2 && candidates.contains(c) {
+                        self.chance(Some(seat), c, candidates);
+                        f(Chance {
+                            index,
+                            candidates,
+                            corrections: &self.delta[..seats],
+                            shares: &self.share_delta[..seats],
+                            street: self.street,
+                            pot: self.st.pot(),
+                        });
+                    }
+                    let st = &mut self.st;
+                    let i = seat.index();
+                    if !st.unseen.remove(c) {
+                        st.muck.remove(c);
+                    }
+                    st.held[i].insert(c);
+                    self.cache[i] = None;
+                    if st.to_serve[i] > 0 {
+                        st.to_serve[i] -= 1;
+                        if st.to_serve[i] == 0 {
+                            st.muck = st.muck.union(st.pending[i]);
+                            st.pending[i] = CardSet::EMPTY;
+                        }
+                    }
+                }
+                Event::Community { card } => {
+                    let candidates = self.st.unseen;
+                    if informed && self.st.live_count() >= 2 && candidates.contains(card) {
+                        self.chance(None, card, candidates);
+                        f(Chance {
+                            index,
+                            candidates,
+                            corrections: &self.delta[..seats],
+                            shares: &self.share_delta[..seats],
+                            street: self.street,
+                            pot: self.st.pot(),
+                        });
+                    }
+                    let st = &mut self.st;
+                    st.unseen.remove(card);
+                    self.cache = [None; MAX_SEATS];
+                    for i in 0..st.n {
+                        if st.live[i] {
+                            st.held[i].insert(card);
+                        }
+                    }
+                }
+                Event::Check { .. }
+                | Event::Show { .. }
+                | Event::Muck { .. }
+                | Event::Award { .. } => {}
+            }
+        }
+    }
+
+    /// The scale `P` of the shares at the current state (fixed before the card is seen).
+    fn scale(&self) -> f64 {
+        let (a, b) = self.scale.0[usize::from(self.street).min(5)];
+        a * self.st.pot() as f64 + b * self.unit
+    }
+
+    /// Sets `self.delta` for a card `c` to `to` (`None`: the community card, to every live seat).
+    fn chance(&mut self, to: Option<Seat>, c: Card, candidates: CardSet) {
+        let n = self.st.n;
+        for i in 0..n {
+            if self.st.live[i] && self.cache[i].is_none() {
+                self.cache[i] = Some(self.keys(i, self.st.held[i]));
+            }
+        }
+        let mut actual = [0.0; MAX_SEATS];
+        let mut mean = [0.0; MAX_SEATS];
+        match (to, self.model) {
+            (Some(r), Model::Strength) => self.mean_fast(r.index(), candidates, &mut mean),
+            _ => {
+                let mut s = [0.0; MAX_SEATS];
+                for x in candidates.iter() {
+                    self.shares_with(to, x, &mut s);
+                    for (m, v) in mean.iter_mut().zip(&s) {
+                        *m += v;
+                    }
+                }
+                let k = f64::from(candidates.len());
+                for m in &mut mean[..n] {
+                    *m /= k;
+                }
+            }
+        }
+        self.shares_with(to, c, &mut actual);
+        let p = self.scale();
+        for i in 0..n {
+            self.share_delta[i] = if self.st.live[i] {
+                actual[i] - mean[i]
+            } else {
+                0.0
+            };
+            self.delta[i] = p * self.share_delta[i];
+        }
+    }
+
+    /// The suit lane of `held` in which one more card may make or improve a flush (the strength
+    /// model), if any.
+    #[inline]
+    fn flush_lane(&self, held: CardSet) -> Option<u32> {
+        let b = held.bits();
+        let counts = (0..4u32).map(|l| ((b >> (16 * l)) & 0x1fff).count_ones());
+        match self.variant {
+            // High: five of seven cards; a lane of four may become a flush, one of five improve.
+            Variant::StudHiLo => counts
+                .enumerate()
+                .find(|(_, c)| *c >= 4)
+                .map(|(l, _)| l as u32),
+            // Deuce-to-seven: the fifth card makes a flush of four suited cards.
+            Variant::TripleDraw => (held.len() == 4)
+                .then(|| {
+                    counts
+                        .enumerate()
+                        .find(|(_, c)| *c == 4)
+                        .map(|(l, _)| l as u32)
+                })
+                .flatten(),
+        }
+    }
+
+    /// The keys of seat `i` holding `set`.
+    #[inline]
+    fn keys(&self, i: usize, set: CardSet) -> Keys {
+        match (self.model, self.variant) {
+            (Model::Noise, _) => {
+                let h = set.bits().wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i as u64) << 7;
+                Keys {
+                    hi: ((h >> 40) % 1000) as u32 + 1,
+                    lo: 0,
+                }
+            }
+            (Model::Strength, Variant::StudHiLo) => Keys {
+                hi: value::high_key(set),
+                lo: value::low_key(set, 7usize.saturating_sub(set.len() as usize)),
+            },
+            (Model::Strength, Variant::TripleDraw) => Keys {
+                hi: value::d27_key(set, self.ace_five_straight),
+                lo: 0,
+            },
+        }
+    }
+
+    /// The shares of every seat if card `x` came to `to` (`None`: to every live seat).
+    fn shares_with(&self, to: Option<Seat>, x: Card, out: &mut [f64; MAX_SEATS]) {
+        let mut keys = [Keys::default(); MAX_SEATS];
+        for (i, k) in keys.iter_mut().enumerate().take(self.st.n) {
+            if self.st.live[i] {
+                *k = match (to, self.cache[i]) {
+                    (Some(r), Some(cached)) if r.index() != i => cached,
+                    _ => {
+                        let mut set = self.st.held[i];
+                        set.insert(x);
+                        self.keys(i, set)
+                    }
+                };
+            }
+        }
+        self.split(&keys, out);
+    }
+
+    /// Shares from keys: a showdown now (the noise model: shares proportional to the keys).
+    fn split(&self, keys: &[Keys; MAX_SEATS], out: &mut [f64; MAX_SEATS]) {
+        let n = self.st.n;
+        let live = &self.st.live;
+        *out = [0.0; MAX_SEATS];
+        if self.model == Model::Noise {
+            let total: f64 = (0..n)
+                .filter(|i| live[*i])
+                .map(|i| f64::from(keys[i].hi))
+                .sum();
+            for i in (0..n).filter(|i| live[*i]) {
+                out[i] = f64::from(keys[i].hi) / total;
+            }
+            return;
+        }
+        let best_hi = (0..n).filter(|i| live[*i]).map(|i| keys[i].hi).max();
+        let best_lo = (0..n).filter(|i| live[*i]).map(|i| keys[i].lo).max();
+        let Some(best_hi) = best_hi else { return };
+        let best_lo = best_lo.unwrap_or(0);
+        let hi_weight = if best_lo > 0 { 0.5 } else { 1.0 };
+        let w_hi = (0..n)
+            .filter(|i| live[*i] && keys[*i].hi == best_hi)
+            .count() as f64;
+        let w_lo = (0..n)
+            .filter(|i| live[*i] && best_lo > 0 && keys[*i].lo == best_lo)
+            .count() as f64;
+        for i in (0..n).filter(|i| live[*i]) {
+            if keys[i].hi == best_hi {
+                out[i] += hi_weight / w_hi;
+            }
+            if best_lo > 0 && keys[i].lo == best_lo {
+                out[i] += 0.5 / w_lo;
+            }
+        }
+    }
+
+    /// The mean shares over the candidates for a card to seat `r`: the other seats' keys are
+    /// fixed, so each candidate only decides how `r`'s keys compare with the best of the others
+    /// (worse, equal, better; for the low also "no low"). Counting the candidates per outcome and
+    /// weighting one representative share vector per outcome gives the exact mean.
+    fn mean_fast(&self, r: usize, candidates: CardSet, mean: &mut [f64; MAX_SEATS]) {
+        let n = self.st.n;
+        let mut keys = [Keys::default(); MAX_SEATS];
+        let (mut best_hi, mut best_lo) = (0u32, 0u32);
+        for (i, k) in keys.iter_mut().enumerate().take(n) {
+            if self.st.live[i] && i != r {
+                *k = self.cache[i].expect("filled by chance()");
+                best_hi = best_hi.max(k.hi);
+                best_lo = best_lo.max(k.lo);
+            }
+        }
+        let held = self.st.held[r];
+        let mut counts = [0u32; 12];
+        let stud = self.variant == Variant::StudHiLo;
+        let a5 = self.ace_five_straight;
+        let to_come = 7usize.saturating_sub(held.len() as usize + 1);
+        let mut classify = |x: Card, weight: u32| {
+            let mut set = held;
+            set.insert(x);
+            let (hi, lo) = if stud {
+                (value::high_key(set), value::low_key(set, to_come))
+            } else {
+                (value::d27_key(set, a5), 0)
+            };
+            let hc = hi.cmp(&best_hi) as i32 + 1;
+            let lc = if lo == 0 {
+                3
+            } else {
+                lo.cmp(&best_lo) as i32 + 1
+            };
+            counts[(hc * 4 + lc) as usize] += weight;
+        };
+        // The keys depend on a card's suit only when it may complete or improve a flush: cards of
+        // the other suits are evaluated once per rank, weighted by how many the stub holds.
+        let flush = self.flush_lane(held);
+        let lane_mask = flush.map_or(0, |l| 0x1fffu64 << (16 * l));
+        let plain = candidates.bits() & !lane_mask;
+        for rank in 0..13u8 {
+            let lanes = plain >> rank & 0x0001_0001_0001_0001;
+            if lanes != 0 {
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
+                classify(card, lanes.count_ones());
+            }
+        }
+        for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
+            classify(x, 1);
+        }
+        // The share vector of an outcome, in closed form: the high part goes to `r` alone
+        // (better), to `r` and the others' best (equal) or to the others' best (worse); the low
+        // part likewise, when anybody has a low (else the high part is the whole pot).
+        let (mut w_hi, mut w_lo) = (0.0f64, 0.0f64);
+        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+            w_hi += f64::from(u8::from(keys[i].hi == best_hi));
+            w_lo += f64::from(u8::from(best_lo > 0 && keys[i].lo == best_lo));
+        }
+        let (mut to_r, mut to_hi, mut to_lo) = (0.0, 0.0, 0.0);
+        for (class, &count) in counts.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let (hc, lc) = (class / 4, class % 4);
+            let w = f64::from(count);
+            let any_low = lc != 3 || best_lo > 0;
+            let (hi, lo) = if any_low { (0.5, 0.5) } else { (1.0, 0.0) };
+            match hc {
+                2 => to_r += w * hi,
+                1 => {
+                    to_r += w * hi / (w_hi + 1.0);
+                    to_hi += w * hi / (w_hi + 1.0);
+                }
+                _ => to_hi += w * hi / w_hi,
+            }
+            match lc {
+                2 => to_r += w * lo,
+                1 => {
+                    to_r += w * lo / (w_lo + 1.0);
+                    to_lo += w * lo / (w_lo + 1.0);
+                }
+                0 => to_lo += w * lo / w_lo,
+                _ if best_lo > 0 => to_lo += w * lo / w_lo,
+                _ => {}
+            }
+        }
+        let total = f64::from(candidates.len());
+        *mean = [0.0; MAX_SEATS];
+        mean[r] = to_r / total;
+        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+            if keys[i].hi == best_hi {
+                mean[i] += to_hi / total;
+            }
+            if best_lo > 0 && keys[i].lo == best_lo {
+                mean[i] += to_lo / total;
+            }
+        }
+    }
+}
+
+/// Adjusted results in thousandths of a chip, `round(1000 · (net_i − corrections_i))` (integers, so
+/// that sums merge exactly in any order), with the seat of the largest correction absorbing the
+/// rounding: the results still sum to `1000 · Σ net` (zero, chips being conserved).
+pub fn adjusted_milli(net: &[i64], corrections: &[f64], out: &mut [i64]) {
+    let (mut sum, mut want, mut big) = (0i64, 0i64, 0usize);
+    for i in 0..net.len() {
+        out[i] = ((net[i] as f64 - corrections[i]) * 1000.0).round() as i64;
+        sum += out[i];
+        want += net[i] * 1000;
+        if corrections[i].abs() > corrections[big].abs() {
+            big = i;
+        }
+    }
+    if !net.is_empty() {
+        out[big] += want - sum;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn adjusted_results_keep_the_sum() {
+        let mut out = [0i64; 3];
+        super::adjusted_milli(&[100, -50, -50], &[10.0004, -5.0004, -5.0], &mut out);
+        assert_eq!(out.iter().sum::<i64>(), 0);
+        // Exact: 89_999.6, -44_999.6, -45_000; each within a thousandth of a chip of it.
+        for (o, x) in out.iter().zip([89_999.6, -44_999.6, -45_000.0]) {
+            assert!((*o as f64 - x).abs() <= 1.0, "{out:?}");
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The value estimate `V`: a cheap strength key per seat from all of its cards (the referee sees
+//! them), turned into pot shares by comparing the keys of the live seats as if the hand were shown
+//! down now. Every key is "larger is better"; equal keys split.
+//!
+//! The keys are built for speed (the estimator evaluates one seat for every card the stub could
+//! produce, some 2,500 times in a full stud hand), not for precision: any `V` leaves the adjusted
+//! result unbiased, a better one only narrows it (see the crate docs).
+
+use std::sync::OnceLock;
+
+use pitboss_cards::eval::{deuce_to_seven, high, HighClass};
+use pitboss_cards::CardSet;
+
+/// A high key for any number of cards: the evaluator's packed value (`class << 20 | five rank
+/// nibbles`) for five to seven cards; for fewer, the same packing from pairs, trips and quads only
+/// (no straights or flushes of fewer than five cards, as on a stud board).
+#[inline]
+pub fn high_key(set: CardSet) -> u32 {
+    if set.len() >= 5 {
+        high(set).get()
+    } else {
+        partial_high(set)
+    }
+}
+
+/// The packed high value of at most four cards, from bit operations on the four suit lanes.
+#[inline]
+pub fn partial_high(set: CardSet) -> u32 {
+    let b = set.bits();
+    let (a, c, d, e) = (
+        (b & 0x1fff) as u16,
+        (b >> 16 & 0x1fff) as u16,
+        (b >> 32 & 0x1fff) as u16,
+        (b >> 48 & 0x1fff) as u16,
+    );
+    let any = a | c | d | e;
+    let ge2 = (a & c) | (a & d) | (a & e) | (c & d) | (c & e) | (d & e);
+    let ge3 = (a & c & d) | (a & c & e) | (a & d & e) | (c & d & e);
+    let ge4 = a & c & d & e;
+    let (class, groups) = if ge4 != 0 {
+        (HighClass::Quads, ge4)
+    } else if ge3 != 0 {
+        (HighClass::Trips, ge3)
+    } else if ge2.count_ones() >= 2 {
+        (HighClass::TwoPair, ge2)
+    } else if ge2 != 0 {
+        (HighClass::Pair, ge2)
+    } else {
+        (HighClass::HighCard, 0)
+    };
+    let mut v = (class as u32) << 20;
+    let mut shift = 16i32;
+    for mask in [groups, any & !groups] {
+        let mut m = mask;
+        while m != 0 && shift >= 0 {
+            let r = 15 - m.leading_zeros();
+            v |= r << shift;
+            shift -= 4;
+            m &= !(1 << r);
+        }
+    }
+    v
+}
+
+/// The ace-to-five mask of ranks eight or lower: ace at bit 0, deuce..eight at bits 1..7.
+#[inline]
+fn low_mask(set: CardSet) -> u8 {
+    let m = set.rank_mask();
+    (((m << 1) & 0xfe) | (m >> 12 & 1)) as u8
+}
+
+/// A missing card of a low in the making counts as a rank of 7.5 (in half ranks: 15).
+const LOW_VIRTUAL: u32 = 15;
+
+fn low_table() -> &'static [[u32; 256]; 8] {
+    static T: OnceLock<Box<[[u32; 256]; 8]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new([[0u32; 256]; 8]);
+        for (to_come, row) in t.iter_mut().enumerate() {
+            for (mask, key) in row.iter_mut().enumerate() {
+                let cnt = (mask as u32).count_ones() as usize;
+                if cnt + to_come < 5 {
+                    continue;
+                }
+                // The five lowest ranks held (ace = 1 .. eight = 8, in half ranks), missing ones
+                // virtual, compared highest first.
+                let mut v: Vec<u32> = (0..8)
+                    .filter(|b| mask >> b & 1 == 1)
+                    .map(|b| 2 * (b + 1))
+                    .take(5)
+                    .collect();
+                v.resize(5, LOW_VIRTUAL);
+                v.sort_unstable_by(|x, y| y.cmp(x));
+                let packed = v.iter().fold(0u32, |acc, r| acc << 5 | r);
+                *key = (1 << 25) - packed;
+            }
+        }
+        t
+    })
+}
+
+/// An eight-or-better low key (0 = no low possible any more) of a stud seat holding `set` with
+/// `to_come` cards still to be dealt to it: the five lowest distinct ranks up to eight, where
+/// a missing one counts as a 7.5; no low when too few low ranks can still come.
+#[inline]
+pub fn low_key(set: CardSet, to_come: usize) -> u32 {
+    low_table()[to_come.min(7)][usize::from(low_mask(set))]
+}
+
+/// A missing card of a deuce-to-seven hand counts as a 9.5 (in half ranks with deuce = 0: 15).
+const D27_VIRTUAL: u32 = 15;
+const D27_GOOD: u32 = 1 << 26;
+
+/// The ranks of a no-pair holding in half ranks, highest first, missing cards virtual, packed.
+#[inline]
+fn packed_halves(mut mask: u16, k: usize) -> u32 {
+    let mut v = 0u32;
+    let mut filled = 0;
+    let mut virtual_left = 5 - k;
+    // Merge the real ranks (descending) with the virtual ones at their place.
+    while filled < 5 {
+        let top = if mask != 0 {
+            2 * (15 - mask.leading_zeros())
+        } else {
+            0
+        };
+        let r = if virtual_left > 0 && (mask == 0 || D27_VIRTUAL > top) {
+            virtual_left -= 1;
+            D27_VIRTUAL
+        } else {
+            mask &= !(1 << (top / 2));
+            top
+        };
+        v = v << 5 | r;
+        filled += 1;
+    }
+    v
+}
+
+/// A deuce-to-seven key of a holding of up to five cards. Five cards: a no-pair, no-straight,
+/// no-flush hand by its ranks, any other hand below all of them in evaluator order. Fewer cards
+/// (while cards are being dealt or replaced): no pair → its ranks with each missing card a 9.5;
+/// a pair → below every no-pair holding.
+#[inline]
+pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
+    let k = set.len() as usize;
+    let mask = set.rank_mask();
+    if k == 5 {
+        // The common case without the tables: five ranks, no straight, more than one suit.
+        let b = set.bits();
+        let suits = (0..4).filter(|l| b >> (16 * l) & 0x1fff != 0).count();
+        let m = u32::from(mask);
+        let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0
+            || (ace_five_straight && m & 0b1_0000_0000_1111 == 0b1_0000_0000_1111);
+        if mask.count_ones() == 5 && suits > 1 && !straight {
+            return D27_GOOD - packed_halves(mask, 5);
+        }
+        let d = deuce_to_seven(set, ace_five_straight);
+        if d.class() == HighClass::HighCard {
+            D27_GOOD - packed_halves(mask, 5)
+        } else {
+            d.get()
+        }
+    } else if (mask.count_ones() as usize) < k {
+        (1 << 24) - 1 - partial_high(set)
+    } else {
+        D27_GOOD - packed_halves(mask, k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_cards::parse_cards;
+
+    fn set(s: &str) -> CardSet {
+        parse_cards(s).unwrap().into_iter().collect()
+    }
+
+    #[test]
+    fn partial_high_orders_small_hands_as_the_evaluator_does() {
+        let hands = [
+            "As Ad Kc",
+            "2c 2d 2h",
+            "7c 7d 3h 3s",
+            "Kc Qd",
+            "9s",
+            "5c 5d 5h 5s",
+            "",
+            "As Kd Qc",
+            "Ac Ad 2c",
+            "Kc Kd Ks",
+            "2c 3d 4h 5s",
+            "Ac 2d 3h 4s",
+            "Td Tc 9s 9d",
+            "Tc Ts 8h 8d",
+            "Ac Kd Qh Js",
+            "Ac Kd Qh Ts",
+            "7c 7d",
+            "7h 7s 2c",
+        ];
+        for a in hands {
+            for b in hands {
+                let (sa, sb) = (set(a), set(b));
+                // Where the evaluator orders them, so do we (we also break its ties by kickers).
+                let want = high(sa).cmp(&high(sb));
+                if sa.len() == sb.len() && want != std::cmp::Ordering::Equal {
+                    assert_eq!(partial_high(sa).cmp(&partial_high(sb)), want, "{a} vs {b}");
+                }
+            }
+        }
+        assert!(partial_high(set("2c 2d")) > partial_high(set("Ac Kd Qh")));
+    }
+
+    #[test]
+    fn low_keys_order_lows_and_refuse_impossible_ones() {
+        assert!(low_key(set("Ac 2d 3h 4s 5c"), 0) > low_key(set("Ac 2d 3h 4s 6c"), 0));
+        assert!(low_key(set("Ac 2d 3h 4s 5c 6d 7h"), 0) > low_key(set("8c 2d 3h 4s 5c"), 2));
+        assert_eq!(low_key(set("Kc Kd 9h 4s 5c 6d"), 1), 0);
+        assert!(low_key(set("Kc Kd 9h 4s 5c 6d"), 2) > 0);
+        assert!(low_key(set("2c 3d 4h"), 4) > low_key(set("2c 3d 8h"), 4));
+    }
+
+    #[test]
+    fn d27_keys_order_lows_pairs_and_draws() {
+        let a5 = false;
+        let nut = d27_key(set("7c 5d 4h 3s 2c"), a5);
+        assert!(nut > d27_key(set("8c 5d 4h 3s 2c"), a5));
+        assert!(d27_key(set("Kc 5d 4h 3s 2c"), a5) > d27_key(set("2c 2d 4h 3s 7c"), a5));
+        assert!(d27_key(set("2c 2d 4h 3s 7c"), a5) > d27_key(set("6c 5d 4h 3s 2c"), a5));
+        // Drawing one to 7-5-3-2: a 9.5 on average, between a made nine and a made ten.
+        let draw = d27_key(set("7c 5d 3s 2c"), a5);
+        assert!(draw < d27_key(set("9c 7d 5h 3s 2c"), a5));
+        assert!(draw > d27_key(set("Tc 7d 5h 3s 2c"), a5));
+        assert!(draw > d27_key(set("7c 7d 3s 2c"), a5));
+    }
+}
