@@ -11,7 +11,8 @@
 //!   enumeration when the unknown cards allow few outcomes (e.g. heads-up seventh street), else by
 //!   seeded Monte Carlo with a standard error; opponents may carry weighted ranges.
 //! - [`draw`]: the pot share of a keep with k draws left against opponents modelled from their draw
-//!   counts, and the best keep.
+//!   counts, the shares of several keeps on shared samples (`keep_equities`, cheaper at a full
+//!   table), and the best keep.
 //!
 //! Every random choice comes from [`Config::seed`]: the same query and config give the same answer.
 //!
@@ -29,7 +30,7 @@
 //!     dead: CardSet::EMPTY,
 //! };
 //! let eq = stud::equity(&spot, &Config::default(), None).unwrap();
-//! assert!(eq.exact); // C(41, 3) = 10,660 opponent holdings, all counted
+//! assert!(eq.exact); // C(41, 3) = 10,660 opponent holdings, counted by rank pattern
 //! assert!(eq.low > 0.99); // nothing beats the wheel
 //! assert!(eq.share > 0.5 && eq.share < 1.0); // but the high half is at risk from the flush
 //! ```
