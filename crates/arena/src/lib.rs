@@ -3,7 +3,8 @@
 //!
 //! Data flow: [`MatchConfig`] → [`run_match`] → blocks of hands on threads → [`Referee::play`]
 //! (seed → deck → `rules::Hand` → `Hand::view` → [`Player`] → `Hand::apply`) → [`MatchStats`] →
-//! [`SummaryRow`]s → `summary.csv`.
+//! [`SummaryRow`]s → `summary.csv`. Tournaments, ratings, SPRT and the reports built on these
+//! matches are the crate `pitboss-tournament`; the jail of external bots is `pitboss-jail`.
 
 pub mod config;
 pub mod convert;
@@ -11,14 +12,10 @@ pub mod external;
 pub mod multi;
 pub mod output;
 pub mod player;
-pub mod ratings;
 pub mod referee;
-pub mod report;
 pub mod runner;
-pub mod sprt;
 pub mod stats;
 pub mod summary;
-pub mod tournament;
 
 pub use config::{ConfigError, MatchConfig, MatchFile};
 pub use player::{Fault, InProcess, Player};

@@ -510,7 +510,7 @@ pub(crate) fn players_by_lane(
 }
 
 /// A seat whose bot could not be started: every decision is a forfeit fault.
-pub(crate) struct Forfeited(pub(crate) Fault);
+pub struct Forfeited(pub Fault);
 
 impl Player for Forfeited {
     fn match_start(&mut self, _m: &MatchStart) -> Result<(), Fault> {

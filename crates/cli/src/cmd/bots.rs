@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use pitboss_arena::external::{self, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
-use pitboss_arena::tournament::{
-    Entrant, EntrantFactory, GameFactories, TournamentConfig, TournamentError,
-};
 use pitboss_arena::{BotFactory, ConfigError, Fault, Player};
 use pitboss_cards::Salt;
+use pitboss_tournament::{
+    Entrant, EntrantFactory, GameFactories, TournamentConfig, TournamentError,
+};
 
 fn is_builtin(s: &str) -> bool {
     pitboss_bots::builtin(s, 1).is_some()
@@ -47,7 +47,7 @@ pub fn salt_tournament(cfg: &mut TournamentConfig, always: bool) -> anyhow::Resu
     if cfg.salt.is_some() || !(always || cfg.bots.iter().any(|b| is_external(&b.spec))) {
         return Ok(());
     }
-    let old = pitboss_arena::tournament::shards::read_plan(&cfg.out)
+    let old = pitboss_tournament::shards::read_plan(&cfg.out)
         .ok()
         .and_then(|p| p.config.salt);
     cfg.salt = Some(match old {

@@ -2,8 +2,8 @@
 //! the reports — the same files a single machine would have written.
 
 use pitboss_arena::output::write_atomic;
-use pitboss_arena::report::Report;
-use pitboss_arena::tournament::{load_folders, unit::unit_path, Standings};
+use pitboss_tournament::report::Report;
+use pitboss_tournament::{load_folders, unit::unit_path, Standings};
 
 use crate::args::MergeArgs;
 
@@ -12,7 +12,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     let standings = Standings::compute(&loaded.plan, &loaded.units, &|u| loaded.locate(u))?;
     let out = &args.out;
     if out.join("plan.json").exists() {
-        let have = pitboss_arena::tournament::shards::read_plan(out)?;
+        let have = pitboss_tournament::shards::read_plan(out)?;
         if let Some(d) = loaded.plan.difference(&have) {
             anyhow::bail!("{} holds a different tournament ({d})", out.display());
         }

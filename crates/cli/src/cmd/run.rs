@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use pitboss_arena::output::timestamp;
-use pitboss_arena::tournament::{RunMode, Shard, TournamentConfig, TournamentFile};
+use pitboss_tournament::{RunMode, Shard, TournamentConfig, TournamentFile};
 
 use crate::args::RunArgs;
 

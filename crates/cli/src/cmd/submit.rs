@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use pitboss_arena::output::{timestamp, write_atomic};
-use pitboss_arena::tournament::{
+use pitboss_tournament::{
     config::valid_name, EntrantEntry, RunMode, Shard, TournamentConfig, TournamentFile,
 };
 use serde::{Deserialize, Serialize};

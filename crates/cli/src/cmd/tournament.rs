@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use pitboss_arena::output::timestamp;
-use pitboss_arena::report::Report;
-use pitboss_arena::sprt::SprtConfig;
-use pitboss_arena::tournament::{
-    self, load_folders, shards, EntrantEntry, RunMode, RunProgress, Shard, Standings,
-    TournamentConfig, TournamentFile,
-};
 use pitboss_arena::ConfigError;
+use pitboss_tournament as tournament;
+use pitboss_tournament::report::Report;
+use pitboss_tournament::sprt::SprtConfig;
+use pitboss_tournament::{
+    load_folders, shards, EntrantEntry, RunMode, RunProgress, Shard, Standings, TournamentConfig,
+    TournamentFile,
+};
 
 use super::bots::{salt_tournament, Field};
 use crate::args::TournamentArgs;

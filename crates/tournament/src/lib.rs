@@ -5,16 +5,23 @@
 //!
 //! Flow: [`TournamentConfig`] → [`Plan`] (`plan.json`, the list of units) → [`run`] (units →
 //! `units/<id>.json`) → [`Standings::compute`] (units in canonical order, SPRT applied) →
-//! `crate::report` (leaderboard, crosstable, HTML).
+//! [`report`] (leaderboard, crosstable, HTML), with [`ratings`] and [`sprt`].
+//!
+//! Why a crate apart from `pitboss-arena`: a tournament is a plan of many matches and the files
+//! that make it resumable and mergeable; the arena plays one match. This crate only calls the
+//! arena's match pieces (referee, seats, statistics), never the other way round.
 //!
 //! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, `games/<game>/bots/` (logs of
 //! external bots, written by the binary's factories), and the reports.
 
 pub mod config;
 pub mod plan;
+pub mod ratings;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod shards;
+pub mod sprt;
 pub mod unit;
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 
 use super::charts::{self, Bar, Curve};
 use super::Report;
-use crate::tournament::Format;
+use crate::Format;
 
 /// Escapes text for HTML.
 pub fn esc(s: &str) -> String {

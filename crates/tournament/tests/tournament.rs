@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use pitboss_arena::sprt::{Decision, SprtConfig};
-use pitboss_arena::tournament::{
-    self, load_folders, EntrantEntry, EntrantFactory, RunMode, SameForAll, Shard, Standings,
+use pitboss_arena::{Fault, InProcess, Player};
+use pitboss_tournament as tournament;
+use pitboss_tournament::sprt::{Decision, SprtConfig};
+use pitboss_tournament::{
+    load_folders, EntrantEntry, EntrantFactory, RunMode, SameForAll, Shard, Standings,
     TournamentConfig, TournamentError, TournamentFile,
 };
-use pitboss_arena::{Fault, InProcess, Player};
 
 struct Builtins;
 
@@ -227,8 +228,8 @@ fn ring_tables_cover_every_subset_and_conserve_chips() {
 /// do not sum to zero.
 #[test]
 fn a_resealed_unit_that_creates_chips_is_refused() {
-    use pitboss_arena::tournament::shards::{read_plan, read_units};
-    use pitboss_arena::tournament::unit::{read_unit, unit_path};
+    use pitboss_tournament::shards::{read_plan, read_units};
+    use pitboss_tournament::unit::{read_unit, unit_path};
     let out = tmp("conservation");
     let cfg = config(
         TournamentFile {

@@ -4,12 +4,12 @@
 
 mod common;
 
-use pitboss_arena::sprt::{Decision, Running, SprtConfig};
 use pitboss_arena::{convert, run_match, InProcess, MatchConfig, MatchFile, Player, Referee};
 use pitboss_cards::DeckKey;
 use pitboss_luck::{Adjuster, Model};
 use pitboss_protocol::MatchStart;
 use pitboss_rules::{Preset, Seat, TableSetup};
+use pitboss_tournament::sprt::{Decision, Running, SprtConfig};
 
 #[test]
 fn a_match_writes_adjusted_results_that_conserve_chips() {

@@ -7,8 +7,8 @@ use pitboss_cards::Salt;
 use pitboss_rules::Preset;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{at_most, random_seed, ConfigError, MAX_SEED};
 use crate::sprt::SprtConfig;
+use pitboss_arena::config::{at_most, random_seed, ConfigError, MAX_SEED};
 
 /// A bot of the field: its name in reports and file names, and the spec the factory starts it
 /// from (a built-in bot name, or whatever the bot factory understands).

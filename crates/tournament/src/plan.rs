@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::config::{Format, TournamentConfig};
-use crate::runner::derive_seed;
+use pitboss_arena::runner::derive_seed;
 
 /// One unit of work.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,8 +10,8 @@ pub fn leaderboard(r: &Report) -> String {
         "Games: {}. Format: {}. {} duplicate deals per table and game (each in every seat rotation), seed {}{}.\n\n",
         cfg.games.join(", "),
         match cfg.format {
-            crate::tournament::Format::HeadsUp => "heads-up round robin".to_string(),
-            crate::tournament::Format::Ring => format!("ring tables of {}", cfg.table_size),
+            crate::Format::HeadsUp => "heads-up round robin".to_string(),
+            crate::Format::Ring => format!("ring tables of {}", cfg.table_size),
         },
         cfg.deals,
         cfg.seed,

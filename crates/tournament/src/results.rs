@@ -11,7 +11,7 @@ use super::plan::{Plan, UnitSpec};
 use super::unit::UnitResult;
 use super::TournamentError;
 use crate::sprt::{Decision, Running, SprtConfig};
-use crate::stats::BotStats;
+use pitboss_arena::stats::BotStats;
 
 /// One table of one game, over the units that count.
 #[derive(Clone, Debug, PartialEq)]

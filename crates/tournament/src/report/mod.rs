@@ -9,12 +9,12 @@ mod md;
 
 use std::path::Path;
 
-use crate::output::write_atomic;
 use crate::ratings::{self, Estimate, TableSample};
-use crate::runner::derive_seed;
 use crate::sprt::Decision;
-use crate::summary::interval;
-use crate::tournament::{Plan, Standings, TournamentError};
+use crate::{Plan, Standings, TournamentError};
+use pitboss_arena::output::write_atomic;
+use pitboss_arena::runner::derive_seed;
+use pitboss_arena::summary::interval;
 
 /// One bot's line of the leaderboard.
 #[derive(Clone, Debug, PartialEq)]

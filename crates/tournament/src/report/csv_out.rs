@@ -2,7 +2,7 @@
 //! byte-equal files.
 
 use super::Report;
-use crate::tournament::TournamentError;
+use crate::TournamentError;
 
 fn csv_err(what: &str) -> impl FnOnce(csv::Error) -> TournamentError + '_ {
     move |source| TournamentError::Csv {

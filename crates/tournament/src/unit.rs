@@ -11,16 +11,16 @@ use pitboss_cards::Deck;
 
 use super::plan::{bot_seed, game_key, sha256_hex, UnitSpec};
 use super::TournamentError;
-use crate::convert;
-use crate::player::{Fault, Player};
-use crate::referee::Referee;
-use crate::runner::{slot, Forfeited};
-use crate::stats::BotStats;
+use pitboss_arena::convert;
+use pitboss_arena::player::{Fault, Player};
+use pitboss_arena::referee::Referee;
+use pitboss_arena::runner::{slot, Forfeited};
+use pitboss_arena::stats::BotStats;
 
 /// Starts bots from their specs.
 pub trait EntrantFactory: Sync {
     /// A player for `spec`, seeded with `seed`, for seat rotation `lane` (one instance never
-    /// plays two rotations of a deal: see [`crate::BotFactory::create`]).
+    /// plays two rotations of a deal: see [`pitboss_arena::BotFactory::create`]).
     ///
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (its seat then forfeits every hand).
@@ -217,7 +217,7 @@ pub fn play_unit(
                     let seed = if lane == 0 {
                         seed
                     } else {
-                        crate::runner::derive_seed(seed, lane as u64, 0x1A4E)
+                        pitboss_arena::runner::derive_seed(seed, lane as u64, 0x1A4E)
                     };
                     factory
                         .create(s, seed, lane)

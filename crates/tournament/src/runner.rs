@@ -16,8 +16,8 @@ use super::results::{sprt_step, unit_chips};
 use super::shards::{read_plan, read_shard, read_units, Shard};
 use super::unit::{play_unit, unit_path, EntrantFactory, GameFactories, UnitResult};
 use super::TournamentError;
-use crate::output::write_atomic;
 use crate::sprt::{Decision, Running};
+use pitboss_arena::output::write_atomic;
 
 /// What to do with a folder that already holds a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
