@@ -505,11 +505,18 @@ impl Adjuster {
         let stud = self.variant == Variant::StudHiLo;
         let a5 = self.ace_five_straight;
         let to_come = 7usize.saturating_sub(held.len() as usize + 1);
+        // Deuce-to-seven: when the others' best holds no pair, a paired holding of `r` is worse
+        // whatever its key (every paired key is below every no-pair key): no need to compute it.
+        let held_ranks = held.rank_mask();
+        let pair_loses = !stud && best_hi >= value::D27_NO_PAIR;
+        let held_paired = held_ranks.count_ones() < held.len();
         let mut classify = |x: Card, weight: u32| {
             let mut set = held;
             set.insert(x);
             let (hi, lo) = if stud {
                 (value::high_key(set), value::low_key(set, to_come))
+            } else if pair_loses && (held_paired || held_ranks >> x.rank() as u32 & 1 == 1) {
+                (0, 0)
             } else {
                 (value::d27_key(set, a5), 0)
             };

@@ -110,6 +110,10 @@ pub fn low_key(set: CardSet, to_come: usize) -> u32 {
 /// A missing card of a deuce-to-seven hand counts as a 9.5 (in half ranks with deuce = 0: 15).
 const D27_VIRTUAL: u32 = 15;
 const D27_GOOD: u32 = 1 << 26;
+/// Every deuce-to-seven key of a holding with a pair is below this, every key of a no-pair
+/// holding of fewer than five cards (and of a five-card no-pair, no-straight, no-flush hand) at
+/// or above it.
+pub const D27_NO_PAIR: u32 = 1 << 25;
 
 /// The ranks of a no-pair holding in half ranks, highest first, missing cards virtual, packed.
 #[inline]
@@ -316,7 +320,14 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             for a5 in [false, true] {
-                assert_eq!(d27_key(s, a5), d27_key_direct(s, a5), "{s:?} {a5}");
+                let key = d27_key(s, a5);
+                assert_eq!(key, d27_key_direct(s, a5), "{s:?} {a5}");
+                let paired = s.rank_mask().count_ones() < s.len();
+                if paired {
+                    assert!(key < D27_NO_PAIR, "{s:?}");
+                } else if s.len() < 5 {
+                    assert!(key >= D27_NO_PAIR, "{s:?}");
+                }
             }
         }
     }
