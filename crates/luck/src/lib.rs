@@ -358,7 +358,9 @@ impl Adjuster {
         let mut actual = [0.0; MAX_SEATS];
         let mut mean = [0.0; MAX_SEATS];
         match (to, self.model) {
-            (Some(r), Model::Strength) => self.mean_fast(r.index(), candidates, &mut mean),
+            (Some(r), Model::Strength) => {
+                self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual)
+            }
             _ => {
                 let mut s = [0.0; MAX_SEATS];
                 for x in candidates.iter() {
@@ -371,9 +373,9 @@ impl Adjuster {
                 for m in &mut mean[..n] {
                     *m /= k;
                 }
+                self.shares_with(to, c, &mut actual);
             }
         }
-        self.shares_with(to, c, &mut actual);
         let p = self.scale();
         for i in 0..n {
             self.share_delta[i] = if self.st.live[i] {
@@ -489,7 +491,14 @@ impl Adjuster {
     /// fixed, so each candidate only decides how `r`'s keys compare with the best of the others
     /// (worse, equal, better; for the low also "no low"). Counting the candidates per outcome and
     /// weighting one representative share vector per outcome gives the exact mean.
-    fn mean_fast(&self, r: usize, candidates: CardSet, mean: &mut [f64; MAX_SEATS]) {
+    fn mean_fast(
+        &self,
+        r: usize,
+        c: Card,
+        candidates: CardSet,
+        mean: &mut [f64; MAX_SEATS],
+        actual: &mut [f64; MAX_SEATS],
+    ) {
         let n = self.st.n;
         let mut keys = [Keys::default(); MAX_SEATS];
         let (mut best_hi, mut best_lo) = (0u32, 0u32);
@@ -510,7 +519,7 @@ impl Adjuster {
         let held_ranks = held.rank_mask();
         let pair_loses = !stud && best_hi >= value::D27_NO_PAIR;
         let held_paired = held_ranks.count_ones() < held.len();
-        let mut classify = |x: Card, weight: u32| {
+        let classify = |x: Card| {
             let mut set = held;
             set.insert(x);
             let (hi, lo) = if stud {
@@ -526,7 +535,7 @@ impl Adjuster {
             } else {
                 lo.cmp(&best_lo) as i32 + 1
             };
-            counts[(hc * 4 + lc) as usize] += weight;
+            (hc * 4 + lc) as usize
         };
         // The keys depend on a card's suit only when it may complete or improve a flush: cards of
         // the other suits are evaluated once per rank, weighted by how many the stub holds.
@@ -538,12 +547,14 @@ impl Adjuster {
             if lanes != 0 {
                 let suit = (lanes.trailing_zeros() / 16) as u8;
                 let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
-                classify(card, lanes.count_ones());
+                counts[classify(card)] += lanes.count_ones();
             }
         }
         for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
-            classify(x, 1);
+            counts[classify(x)] += 1;
         }
+        let mut one = [0u32; 12];
+        one[classify(c)] = 1;
         // The share vector of an outcome, in closed form: the high part goes to `r` alone
         // (better), to `r` and the others' best (equal) or to the others' best (worse); the low
         // part likewise, when anybody has a low (else the high part is the whole pot).
@@ -552,45 +563,49 @@ impl Adjuster {
             w_hi += f64::from(u8::from(keys[i].hi == best_hi));
             w_lo += f64::from(u8::from(best_lo > 0 && keys[i].lo == best_lo));
         }
-        let (mut to_r, mut to_hi, mut to_lo) = (0.0, 0.0, 0.0);
-        for (class, &count) in counts.iter().enumerate() {
-            if count == 0 {
-                continue;
-            }
-            let (hc, lc) = (class / 4, class % 4);
-            let w = f64::from(count);
-            let any_low = lc != 3 || best_lo > 0;
-            let (hi, lo) = if any_low { (0.5, 0.5) } else { (1.0, 0.0) };
-            match hc {
-                2 => to_r += w * hi,
-                1 => {
-                    to_r += w * hi / (w_hi + 1.0);
-                    to_hi += w * hi / (w_hi + 1.0);
+        let vector = |counts: &[u32; 12], total: f64, out: &mut [f64; MAX_SEATS]| {
+            let (mut to_r, mut to_hi, mut to_lo) = (0.0, 0.0, 0.0);
+            for (class, &count) in counts.iter().enumerate() {
+                if count == 0 {
+                    continue;
                 }
-                _ => to_hi += w * hi / w_hi,
-            }
-            match lc {
-                2 => to_r += w * lo,
-                1 => {
-                    to_r += w * lo / (w_lo + 1.0);
-                    to_lo += w * lo / (w_lo + 1.0);
+                let (hc, lc) = (class / 4, class % 4);
+                let w = f64::from(count);
+                let any_low = lc != 3 || best_lo > 0;
+                let (hi, lo) = if any_low { (0.5, 0.5) } else { (1.0, 0.0) };
+                match hc {
+                    2 => to_r += w * hi,
+                    1 => {
+                        to_r += w * hi / (w_hi + 1.0);
+                        to_hi += w * hi / (w_hi + 1.0);
+                    }
+                    _ => to_hi += w * hi / w_hi,
                 }
-                0 => to_lo += w * lo / w_lo,
-                _ if best_lo > 0 => to_lo += w * lo / w_lo,
-                _ => {}
+                match lc {
+                    2 => to_r += w * lo,
+                    1 => {
+                        to_r += w * lo / (w_lo + 1.0);
+                        to_lo += w * lo / (w_lo + 1.0);
+                    }
+                    0 => to_lo += w * lo / w_lo,
+                    _ if best_lo > 0 => to_lo += w * lo / w_lo,
+                    _ => {}
+                }
             }
-        }
-        let total = f64::from(candidates.len());
-        *mean = [0.0; MAX_SEATS];
-        mean[r] = to_r / total;
-        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-            if keys[i].hi == best_hi {
-                mean[i] += to_hi / total;
+            *out = [0.0; MAX_SEATS];
+            out[r] = to_r / total;
+            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+                if keys[i].hi == best_hi {
+                    out[i] += to_hi / total;
+                }
+                if best_lo > 0 && keys[i].lo == best_lo {
+                    out[i] += to_lo / total;
+                }
             }
-            if best_lo > 0 && keys[i].lo == best_lo {
-                mean[i] += to_lo / total;
-            }
-        }
+        };
+        vector(&counts, f64::from(candidates.len()), mean);
+        // The card dealt is one outcome with weight one: the same shares as a showdown now.
+        vector(&one, 1.0, actual);
     }
 }
 
