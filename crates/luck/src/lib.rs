@@ -519,11 +519,26 @@ impl Adjuster {
         let held_ranks = held.rank_mask();
         let pair_loses = !stud && best_hi >= value::D27_NO_PAIR;
         let held_paired = held_ranks.count_ones() < held.len();
+        // Stud: when the others' best holds a pair or better, a no-pair holding of `r` (no pair,
+        // no straight, no flush: the high card class, every key of which is lower) is worse.
+        let hb = held.bits();
+        let high_card_loses = stud
+            && best_hi >= value::HIGH_PAIR
+            && !held_paired
+            && (0..4).all(|l| (hb >> (16 * l) & 0x1fff).count_ones() < 4);
         let classify = |x: Card| {
             let mut set = held;
             set.insert(x);
             let (hi, lo) = if stud {
-                (value::high_key(set), value::low_key(set, to_come))
+                let m = u32::from(held_ranks) | 1 << x.rank() as u32;
+                let no_pair = held_ranks >> x.rank() as u32 & 1 == 0;
+                let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0 || m & 0x100f == 0x100f;
+                let hi = if high_card_loses && no_pair && !straight {
+                    0
+                } else {
+                    value::high_key(set)
+                };
+                (hi, value::low_key(set, to_come))
             } else if pair_loses && (held_paired || held_ranks >> x.rank() as u32 & 1 == 1) {
                 (0, 0)
             } else {

@@ -23,6 +23,10 @@ pub fn high_key(set: CardSet) -> u32 {
     }
 }
 
+/// Every high key of a holding with a pair, a straight or a flush (or better) is at least this;
+/// every key of the high card class is below it.
+pub const HIGH_PAIR: u32 = (HighClass::Pair as u32) << 20;
+
 /// The packed high value of at most four cards, from bit operations on the four suit lanes.
 #[inline]
 pub fn partial_high(set: CardSet) -> u32 {
@@ -256,6 +260,34 @@ mod tests {
             }
         }
         assert!(partial_high(set("2c 2d")) > partial_high(set("Ac Kd Qh")));
+    }
+
+    #[test]
+    fn high_keys_below_a_pair_are_the_no_pair_holdings() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut below = 0;
+        for _ in 0..300_000 {
+            let mut s = CardSet::EMPTY;
+            let k = 1 + (x % 7) as usize;
+            while (s.len() as usize) < k {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                s.insert(Card::from_index((x % 52) as u8));
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = u32::from(s.rank_mask());
+            let b = s.bits();
+            let pair = m.count_ones() < s.len();
+            let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0 || m & 0x100f == 0x100f;
+            let flush = (0..4).any(|l| (b >> (16 * l) & 0x1fff).count_ones() >= 5);
+            let high_card = !pair && !straight && !flush;
+            assert_eq!(high_key(s) < HIGH_PAIR, high_card, "{s:?}");
+            below += usize::from(high_card);
+        }
+        assert!(below > 30_000, "{below}");
     }
 
     #[test]
