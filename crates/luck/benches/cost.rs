@@ -3,7 +3,8 @@
 //! 2-7 triple draw six-handed drawing two cards a draw (reshuffles included) and stud hi/lo
 //! eight-handed (community card included). The hands are played first; only the estimator is
 //! timed, in CPU time of the thread (other jobs on the machine then inflate it little), best of
-//! five passes: `cargo bench -p pitboss-luck --bench cost`.
+//! five passes: `cargo bench -p pitboss-luck --bench cost` (`HANDS=5000 ONLY=stud8-fl:8` for fewer
+//! hands of one table).
 
 use pitboss_cards::Deck;
 use pitboss_luck::{Adjuster, Model};
@@ -64,6 +65,12 @@ fn main() {
         ("stud8-fl", 8),
         ("stud8-fl", 2),
     ] {
+        // `ONLY=stud8-fl:8` times one table (for profiling).
+        if let Ok(only) = std::env::var("ONLY") {
+            if only != format!("{preset}:{seats}") {
+                continue;
+            }
+        }
         let (game, all) = hands(preset, seats, count);
         let mut adj = Adjuster::new(&game, Model::Strength);
         let mut out = vec![0.0; seats];

@@ -358,7 +358,9 @@ impl Adjuster {
         let mut actual = [0.0; MAX_SEATS];
         let mut mean = [0.0; MAX_SEATS];
         match (to, self.model) {
-            (Some(r), Model::Strength) => self.mean_fast(r.index(), candidates, &mut mean),
+            (Some(r), Model::Strength) => {
+                self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual)
+            }
             _ => {
                 let mut s = [0.0; MAX_SEATS];
                 for x in candidates.iter() {
@@ -371,9 +373,9 @@ impl Adjuster {
                 for m in &mut mean[..n] {
                     *m /= k;
                 }
+                self.shares_with(to, c, &mut actual);
             }
         }
-        self.shares_with(to, c, &mut actual);
         let p = self.scale();
         for i in 0..n {
             self.share_delta[i] = if self.st.live[i] {
@@ -489,7 +491,14 @@ impl Adjuster {
     /// fixed, so each candidate only decides how `r`'s keys compare with the best of the others
     /// (worse, equal, better; for the low also "no low"). Counting the candidates per outcome and
     /// weighting one representative share vector per outcome gives the exact mean.
-    fn mean_fast(&self, r: usize, candidates: CardSet, mean: &mut [f64; MAX_SEATS]) {
+    fn mean_fast(
+        &self,
+        r: usize,
+        c: Card,
+        candidates: CardSet,
+        mean: &mut [f64; MAX_SEATS],
+        actual: &mut [f64; MAX_SEATS],
+    ) {
         let n = self.st.n;
         let mut keys = [Keys::default(); MAX_SEATS];
         let (mut best_hi, mut best_lo) = (0u32, 0u32);
@@ -505,11 +514,33 @@ impl Adjuster {
         let stud = self.variant == Variant::StudHiLo;
         let a5 = self.ace_five_straight;
         let to_come = 7usize.saturating_sub(held.len() as usize + 1);
-        let mut classify = |x: Card, weight: u32| {
+        // Deuce-to-seven: when the others' best holds no pair, a paired holding of `r` is worse
+        // whatever its key (every paired key is below every no-pair key): no need to compute it.
+        let held_ranks = held.rank_mask();
+        let pair_loses = !stud && best_hi >= value::D27_NO_PAIR;
+        let held_paired = held_ranks.count_ones() < held.len();
+        // Stud: when the others' best holds a pair or better, a no-pair holding of `r` (no pair,
+        // no straight, no flush: the high card class, every key of which is lower) is worse.
+        let hb = held.bits();
+        let high_card_loses = stud
+            && best_hi >= value::HIGH_PAIR
+            && !held_paired
+            && (0..4).all(|l| (hb >> (16 * l) & 0x1fff).count_ones() < 4);
+        let classify = |x: Card| {
             let mut set = held;
             set.insert(x);
             let (hi, lo) = if stud {
-                (value::high_key(set), value::low_key(set, to_come))
+                let m = u32::from(held_ranks) | 1 << x.rank() as u32;
+                let no_pair = held_ranks >> x.rank() as u32 & 1 == 0;
+                let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0 || m & 0x100f == 0x100f;
+                let hi = if high_card_loses && no_pair && !straight {
+                    0
+                } else {
+                    value::high_key(set)
+                };
+                (hi, value::low_key(set, to_come))
+            } else if pair_loses && (held_paired || held_ranks >> x.rank() as u32 & 1 == 1) {
+                (0, 0)
             } else {
                 (value::d27_key(set, a5), 0)
             };
@@ -519,7 +550,7 @@ impl Adjuster {
             } else {
                 lo.cmp(&best_lo) as i32 + 1
             };
-            counts[(hc * 4 + lc) as usize] += weight;
+            (hc * 4 + lc) as usize
         };
         // The keys depend on a card's suit only when it may complete or improve a flush: cards of
         // the other suits are evaluated once per rank, weighted by how many the stub holds.
@@ -531,12 +562,14 @@ impl Adjuster {
             if lanes != 0 {
                 let suit = (lanes.trailing_zeros() / 16) as u8;
                 let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
-                classify(card, lanes.count_ones());
+                counts[classify(card)] += lanes.count_ones();
             }
         }
         for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
-            classify(x, 1);
+            counts[classify(x)] += 1;
         }
+        let mut one = [0u32; 12];
+        one[classify(c)] = 1;
         // The share vector of an outcome, in closed form: the high part goes to `r` alone
         // (better), to `r` and the others' best (equal) or to the others' best (worse); the low
         // part likewise, when anybody has a low (else the high part is the whole pot).
@@ -545,45 +578,49 @@ impl Adjuster {
             w_hi += f64::from(u8::from(keys[i].hi == best_hi));
             w_lo += f64::from(u8::from(best_lo > 0 && keys[i].lo == best_lo));
         }
-        let (mut to_r, mut to_hi, mut to_lo) = (0.0, 0.0, 0.0);
-        for (class, &count) in counts.iter().enumerate() {
-            if count == 0 {
-                continue;
-            }
-            let (hc, lc) = (class / 4, class % 4);
-            let w = f64::from(count);
-            let any_low = lc != 3 || best_lo > 0;
-            let (hi, lo) = if any_low { (0.5, 0.5) } else { (1.0, 0.0) };
-            match hc {
-                2 => to_r += w * hi,
-                1 => {
-                    to_r += w * hi / (w_hi + 1.0);
-                    to_hi += w * hi / (w_hi + 1.0);
+        let vector = |counts: &[u32; 12], total: f64, out: &mut [f64; MAX_SEATS]| {
+            let (mut to_r, mut to_hi, mut to_lo) = (0.0, 0.0, 0.0);
+            for (class, &count) in counts.iter().enumerate() {
+                if count == 0 {
+                    continue;
                 }
-                _ => to_hi += w * hi / w_hi,
-            }
-            match lc {
-                2 => to_r += w * lo,
-                1 => {
-                    to_r += w * lo / (w_lo + 1.0);
-                    to_lo += w * lo / (w_lo + 1.0);
+                let (hc, lc) = (class / 4, class % 4);
+                let w = f64::from(count);
+                let any_low = lc != 3 || best_lo > 0;
+                let (hi, lo) = if any_low { (0.5, 0.5) } else { (1.0, 0.0) };
+                match hc {
+                    2 => to_r += w * hi,
+                    1 => {
+                        to_r += w * hi / (w_hi + 1.0);
+                        to_hi += w * hi / (w_hi + 1.0);
+                    }
+                    _ => to_hi += w * hi / w_hi,
                 }
-                0 => to_lo += w * lo / w_lo,
-                _ if best_lo > 0 => to_lo += w * lo / w_lo,
-                _ => {}
+                match lc {
+                    2 => to_r += w * lo,
+                    1 => {
+                        to_r += w * lo / (w_lo + 1.0);
+                        to_lo += w * lo / (w_lo + 1.0);
+                    }
+                    0 => to_lo += w * lo / w_lo,
+                    _ if best_lo > 0 => to_lo += w * lo / w_lo,
+                    _ => {}
+                }
             }
-        }
-        let total = f64::from(candidates.len());
-        *mean = [0.0; MAX_SEATS];
-        mean[r] = to_r / total;
-        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-            if keys[i].hi == best_hi {
-                mean[i] += to_hi / total;
+            *out = [0.0; MAX_SEATS];
+            out[r] = to_r / total;
+            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+                if keys[i].hi == best_hi {
+                    out[i] += to_hi / total;
+                }
+                if best_lo > 0 && keys[i].lo == best_lo {
+                    out[i] += to_lo / total;
+                }
             }
-            if best_lo > 0 && keys[i].lo == best_lo {
-                mean[i] += to_lo / total;
-            }
-        }
+        };
+        vector(&counts, f64::from(candidates.len()), mean);
+        // The card dealt is one outcome with weight one: the same shares as a showdown now.
+        vector(&one, 1.0, actual);
     }
 }
 

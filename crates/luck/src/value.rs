@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use pitboss_cards::eval::{deuce_to_seven, high, HighClass};
-use pitboss_cards::CardSet;
+use pitboss_cards::{Card, CardSet, Rank, Suit};
 
 /// A high key for any number of cards: the evaluator's packed value (`class << 20 | five rank
 /// nibbles`) for five to seven cards; for fewer, the same packing from pairs, trips and quads only
@@ -22,6 +22,10 @@ pub fn high_key(set: CardSet) -> u32 {
         partial_high(set)
     }
 }
+
+/// Every high key of a holding with a pair, a straight or a flush (or better) is at least this;
+/// every key of the high card class is below it.
+pub const HIGH_PAIR: u32 = (HighClass::Pair as u32) << 20;
 
 /// The packed high value of at most four cards, from bit operations on the four suit lanes.
 #[inline]
@@ -110,6 +114,10 @@ pub fn low_key(set: CardSet, to_come: usize) -> u32 {
 /// A missing card of a deuce-to-seven hand counts as a 9.5 (in half ranks with deuce = 0: 15).
 const D27_VIRTUAL: u32 = 15;
 const D27_GOOD: u32 = 1 << 26;
+/// Every deuce-to-seven key of a holding with a pair is below this, every key of a no-pair
+/// holding of fewer than five cards (and of a five-card no-pair, no-straight, no-flush hand) at
+/// or above it.
+pub const D27_NO_PAIR: u32 = 1 << 25;
 
 /// The ranks of a no-pair holding in half ranks, highest first, missing cards virtual, packed.
 #[inline]
@@ -137,12 +145,54 @@ fn packed_halves(mut mask: u16, k: usize) -> u32 {
     v
 }
 
+/// The deuce-to-seven keys of the no-pair holdings of at most five cards (not a flush), by rank
+/// mask, for `ace_five_straight` false and true: they depend on the ranks only.
+fn d27_table() -> &'static [[u32; 8192]; 2] {
+    static T: OnceLock<Box<[[u32; 8192]; 2]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new([[0u32; 8192]; 2]);
+        for (a5, row) in t.iter_mut().enumerate() {
+            for (mask, key) in row.iter_mut().enumerate() {
+                if mask.count_ones() > 5 {
+                    continue;
+                }
+                // One card per rank, suits in turn: five cards are never of one suit.
+                let set: CardSet = (0..13u8)
+                    .filter(|r| mask >> r & 1 == 1)
+                    .enumerate()
+                    .map(|(i, r)| Card::new(Rank::from_index(r), Suit::from_index(i as u8 % 4)))
+                    .collect();
+                *key = d27_key_direct(set, a5 == 1);
+            }
+        }
+        t
+    })
+}
+
+/// A deuce-to-seven key of a holding of up to five cards. Five cards: a no-pair, no-straight,
+/// no-flush hand by its ranks, any other hand below all of them in evaluator order. Fewer cards
+/// (while cards are being dealt or replaced): no pair → its ranks with each missing card a 9.5;
+/// a pair → below every no-pair holding. No-pair holdings that are not a flush come from a table
+/// by rank mask; the others are computed ([`d27_key_direct`]).
+#[inline]
+pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
+    let k = set.len();
+    let mask = set.rank_mask();
+    let b = set.bits();
+    let lane = b.trailing_zeros() & 48;
+    if mask.count_ones() == k && (k < 5 || (k == 5 && b >> lane > 0x1fff)) {
+        return d27_table()[usize::from(ace_five_straight)][usize::from(mask)];
+    }
+    d27_key_direct(set, ace_five_straight)
+}
+
+/// [`d27_key`] computed directly (it fills the table of no-pair holdings and checks it).
 /// A deuce-to-seven key of a holding of up to five cards. Five cards: a no-pair, no-straight,
 /// no-flush hand by its ranks, any other hand below all of them in evaluator order. Fewer cards
 /// (while cards are being dealt or replaced): no pair → its ranks with each missing card a 9.5;
 /// a pair → below every no-pair holding.
 #[inline]
-pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
+pub fn d27_key_direct(set: CardSet, ace_five_straight: bool) -> u32 {
     let k = set.len() as usize;
     let mask = set.rank_mask();
     if k == 5 {
@@ -213,6 +263,34 @@ mod tests {
     }
 
     #[test]
+    fn high_keys_below_a_pair_are_the_no_pair_holdings() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut below = 0;
+        for _ in 0..300_000 {
+            let mut s = CardSet::EMPTY;
+            let k = 1 + (x % 7) as usize;
+            while (s.len() as usize) < k {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                s.insert(Card::from_index((x % 52) as u8));
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = u32::from(s.rank_mask());
+            let b = s.bits();
+            let pair = m.count_ones() < s.len();
+            let straight = m & m << 1 & m << 2 & m << 3 & m << 4 != 0 || m & 0x100f == 0x100f;
+            let flush = (0..4).any(|l| (b >> (16 * l) & 0x1fff).count_ones() >= 5);
+            let high_card = !pair && !straight && !flush;
+            assert_eq!(high_key(s) < HIGH_PAIR, high_card, "{s:?}");
+            below += usize::from(high_card);
+        }
+        assert!(below > 30_000, "{below}");
+    }
+
+    #[test]
     fn low_keys_order_lows_and_refuse_impossible_ones() {
         assert!(low_key(set("Ac 2d 3h 4s 5c"), 0) > low_key(set("Ac 2d 3h 4s 6c"), 0));
         assert!(low_key(set("Ac 2d 3h 4s 5c 6d 7h"), 0) > low_key(set("8c 2d 3h 4s 5c"), 2));
@@ -233,5 +311,56 @@ mod tests {
         assert!(draw < d27_key(set("9c 7d 5h 3s 2c"), a5));
         assert!(draw > d27_key(set("Tc 7d 5h 3s 2c"), a5));
         assert!(draw > d27_key(set("7c 7d 3s 2c"), a5));
+    }
+
+    #[test]
+    fn d27_keys_from_the_table_equal_the_direct_ones() {
+        // Every holding of up to five cards of a 20-card deck (all suits of five ranks, spread so
+        // that straights, wheels, flushes and pairs occur), both straight rules.
+        let ranks = [0u8, 1, 2, 3, 12];
+        let deck: Vec<Card> = ranks
+            .iter()
+            .flat_map(|&r| (0..4).map(move |s| Card::new(Rank::from_index(r), Suit::from_index(s))))
+            .collect();
+        let mut checked = 0;
+        for bits in 0u32..1 << deck.len() {
+            if bits.count_ones() > 5 {
+                continue;
+            }
+            let s: CardSet = (0..deck.len())
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| deck[i])
+                .collect();
+            for a5 in [false, true] {
+                assert_eq!(d27_key(s, a5), d27_key_direct(s, a5), "{s:?} {a5}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 40_000, "{checked}");
+        // And random holdings of the full deck.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            let mut s = CardSet::EMPTY;
+            let k = (x % 6) as usize;
+            while (s.len() as usize) < k {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                s.insert(Card::from_index((x % 52) as u8));
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for a5 in [false, true] {
+                let key = d27_key(s, a5);
+                assert_eq!(key, d27_key_direct(s, a5), "{s:?} {a5}");
+                let paired = s.rank_mask().count_ones() < s.len();
+                if paired {
+                    assert!(key < D27_NO_PAIR, "{s:?}");
+                } else if s.len() < 5 {
+                    assert!(key >= D27_NO_PAIR, "{s:?}");
+                }
+            }
+        }
     }
 }
