@@ -178,6 +178,30 @@ fn rank_multisets(avail: &[u8; 13], k: u32, f: &mut impl FnMut(f64, u32, u16)) {
     go(avail, 0, k, (1.0, 0, 0), f);
 }
 
+/// Calls `f(mask, key)` for every set of `k` of the ranks `ranks`: its rank mask and rank key.
+fn combinations(ranks: &[usize], k: usize, f: &mut impl FnMut(u16, u32)) {
+    fn go(
+        ranks: &[usize],
+        k: usize,
+        from: usize,
+        mask: u16,
+        key: u32,
+        f: &mut impl FnMut(u16, u32),
+    ) {
+        if k == 0 {
+            f(mask, key);
+            return;
+        }
+        for i in from..=ranks.len() - k {
+            let r = ranks[i];
+            go(ranks, k - 1, i + 1, mask | 1 << r, key + UNIT[r], f);
+        }
+    }
+    if k <= ranks.len() {
+        go(ranks, k, 0, 0, 0, f);
+    }
+}
+
 /// The exact equity of `hero` (seven cards) against one opponent holding `known` and `unknown`
 /// more cards from `unseen` (seven in all).
 pub(crate) fn heads_up_river(
@@ -210,24 +234,19 @@ pub(crate) fn heads_up_river(
         for (r, a) in others.iter_mut().enumerate() {
             *a -= u8::from(suited >> r & 1 == 1);
         }
-        // Every non-empty set of suited ranks (and the empty one when the flush is already made).
-        let mut sub = suited;
-        loop {
-            let j = sub.count_ones();
-            if j >= need && j <= unknown {
+        // Every set of `need..=unknown` suited ranks, by combinations of their positions (at most
+        // C(13, 3) sets, against 2^13 submasks).
+        let ranks: Vec<usize> = (0..13).filter(|r| suited >> r & 1 == 1).collect();
+        let top = (unknown as usize).min(ranks.len());
+        for j in need as usize..=top {
+            combinations(&ranks, j, &mut |sub, sub_key| {
                 let flush = flush_high(held | sub);
-                let sub_key: u32 = (0..13).filter(|r| sub >> r & 1 == 1).map(|r| UNIT[r]).sum();
-                rank_multisets(&others, unknown - j, &mut |w, key, mask| {
-                    let ranks = known_ranks | sub | mask;
-                    let lo = ace_to_five_8_of_ranks(ranks);
+                rank_multisets(&others, unknown - j as u32, &mut |w, key, mask| {
+                    let lo = ace_to_five_8_of_ranks(known_ranks | sub | mask);
                     counts.add(flush, lo, w);
                     counts.add(high_of_rank_key(base + sub_key + key), lo, -w);
                 });
-            }
-            if sub == 0 {
-                break;
-            }
-            sub = (sub - 1) & suited;
+            });
         }
     }
     counts.equity(true)
