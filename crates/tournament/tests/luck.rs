@@ -2,6 +2,8 @@
 //! adjusted duplicate units deciding a known edge in fewer hands than on raw ones, with its error
 //! rates still within α and β.
 
+// The arena tests' in-process bot factory, shared rather than copied.
+#[path = "../../arena/tests/common/mod.rs"]
 mod common;
 
 use pitboss_arena::{convert, run_match, InProcess, MatchConfig, MatchFile, Player, Referee};
