@@ -12,8 +12,8 @@ use pitboss_luck::{Adjuster, Model, Scale};
 use pitboss_protocol::MatchStart;
 use pitboss_rules::{Preset, Seat, TableSetup};
 
-const STREETS: usize = 6;
-const FEATURES: usize = 2 * STREETS;
+const STREETS: usize = Scale::LEN;
+const FEATURES: usize = 4 * STREETS;
 
 /// One seat's hand: the features and the net.
 type Sample = ([f64; FEATURES], f64);
@@ -48,24 +48,38 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sampl
     }
     let key = DeckKey::from_seed(seed);
     let mut referee = Referee::new();
-    let mut adj = Adjuster::new(&preset.game, Model::Strength).with_scale(Scale::POT);
+    let live = std::env::var("LUCK_LIVE").map_or(8, |v| v.parse().unwrap());
+    let mut adj = Adjuster::new(&preset.game, model())
+        .with_scale(Scale::POT)
+        .with_allin_live(live);
     let unit = preset.game.unit() as f64;
     for k in 0..hands {
         let t = table.with_button(Seat((k % n as u64) as u8));
         players.rotate_right(1);
         referee.play(&t, pitboss_cards::Deck::with_key(&key, k), k, &mut players);
         let hand = referee.hand();
+        adj.seed_hand(0, k);
         let mut x = vec![[0.0; FEATURES]; n];
         adj.replay(n, hand.events(), |c| {
-            let s = usize::from(c.street).min(STREETS - 1);
-            for (i, d) in c.shares.iter().enumerate() {
+            let s = c.scale_index;
+            for (i, (d, l)) in c.shares.iter().zip(c.low_shares).enumerate() {
                 x[i][2 * s] += d * c.pot as f64;
                 x[i][2 * s + 1] += d * unit;
+                x[i][2 * STREETS + 2 * s] += l * c.pot as f64;
+                x[i][2 * STREETS + 2 * s + 1] += l * unit;
             }
         });
         for (i, (_, net)) in hand.net().enumerate() {
             out.push((x[i], net as f64));
         }
+    }
+}
+
+/// The value model: `LUCK_MODEL=allin:SAMPLES` for the all-in model, else the strength model.
+fn model() -> Model {
+    match std::env::var("LUCK_MODEL") {
+        Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:SAMPLES")),
+        _ => Model::Strength,
     }
 }
 
@@ -142,19 +156,51 @@ fn main() {
             &[
                 &["hilo", "raise"],
                 &["equity", "hilo"],
+                &["adaptive", "hilo"],
+                &["equity", "raise"],
                 &["call", "raise"],
                 &["hilo", "hilo"],
+                &["equity", "call"],
+                &["adaptive", "equity"],
+                &["equity", "hilo", "raise", "call"],
                 &[
                     "equity", "adaptive", "hilo", "raise", "call", "random", "hilo", "call",
                 ],
             ],
         ),
     ];
+    let only = std::env::var("ONLY_GAME").ok();
     for (game, tables) in games {
+        if only.as_deref().is_some_and(|g| g != game) {
+            continue;
+        }
         let (mut train, mut test) = (Vec::new(), Vec::new());
+        // `TABLE=equity,hilo` fits one table of those bots instead of the game's five.
+        let custom: Option<Vec<String>> = std::env::var("TABLE")
+            .ok()
+            .map(|t| t.split(',').map(str::to_string).collect());
+        let custom_refs: Option<Vec<&str>> = custom
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect());
+        let one;
+        let tables: &[&[&str]] = match &custom_refs {
+            Some(v) => {
+                one = [v.as_slice()];
+                &one
+            }
+            None => tables,
+        };
+        // Each table's hands are divided by the table's raw sd, so that every table weighs the
+        // same in the fit (else the tables with the biggest pots decide every entry).
+        let mut tests = Vec::new();
         for bots in tables {
-            samples(game, bots, hands, 1, &mut train);
-            samples(game, bots, hands, 2, &mut test);
+            let mut tr = Vec::new();
+            samples(game, bots, hands, 1, &mut tr);
+            let w = 1.0 / sd_after(&tr, &[0.0; FEATURES]).0;
+            train.extend(tr.into_iter().map(|(x, y)| (x.map(|v| v * w), y * w)));
+            let mut te = Vec::new();
+            samples(game, bots, hands, 2, &mut te);
+            tests.push((bots.join("-"), te));
         }
         let beta = fit(&train);
         let pot_only = {
@@ -164,14 +210,32 @@ fn main() {
             }
             b
         };
+        for (name, te) in &tests {
+            let (raw, adj) = sd_after(te, &beta);
+            let (_, adj_pot) = sd_after(te, &pot_only);
+            println!(
+                "{game} {name}: held-out sd per hand: raw {raw:.1}, P = pot {adj_pot:.1}, \
+                 fitted {adj:.1} (factor {:.2})",
+                raw / adj
+            );
+            test.extend(te.iter().copied());
+        }
         let (raw, adj) = sd_after(&test, &beta);
         let (_, adj_pot) = sd_after(&test, &pot_only);
         println!(
             "{game}: held-out sd per hand: raw {raw:.1}, P = pot {adj_pot:.1}, fitted {adj:.1}"
         );
-        let pairs: Vec<String> = (0..STREETS)
+        let pairs: Vec<String> = (0..2 * STREETS)
             .map(|s| format!("({:.3}, {:.3})", beta[2 * s], beta[2 * s + 1]))
             .collect();
-        println!("  Scale([{}])", pairs.join(", "));
+        for (k, row) in pairs.chunks(6).enumerate() {
+            let what = if k < 4 { "P" } else { "Q" };
+            println!(
+                "  {what} entries {}..{}: {}",
+                6 * (k % 4),
+                6 * (k % 4) + 6,
+                row.join(", ")
+            );
+        }
     }
 }

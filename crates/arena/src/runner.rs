@@ -353,6 +353,8 @@ pub(crate) struct Recorder<'a> {
 /// per seat and per bot for the current unit.
 struct Luck {
     adjuster: pitboss_luck::Adjuster,
+    /// The secret seed of the estimator's sampler (see `Adjuster::seed_hand`).
+    side_seed: u64,
     corrections: Vec<f64>,
     nets: Vec<i64>,
     adj_milli: Vec<i64>,
@@ -372,7 +374,11 @@ impl<'a> Recorder<'a> {
             game: *table.game(),
             unit_net: vec![0i64; n],
             luck: (cfg.luck_adjust == Some(true)).then(|| Luck {
-                adjuster: pitboss_luck::Adjuster::new(table.game(), pitboss_luck::Model::Strength),
+                adjuster: pitboss_luck::Adjuster::new(
+                    table.game(),
+                    pitboss_luck::Model::recommended(table.game().variant),
+                ),
+                side_seed: cfg.deck_key().side_seed(),
                 corrections: vec![0.0; n],
                 nets: vec![0; n],
                 adj_milli: vec![0; n],
@@ -416,6 +422,7 @@ impl<'a> Recorder<'a> {
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
         if let Some(l) = self.luck.as_mut() {
+            l.adjuster.seed_hand(l.side_seed, s.deal);
             l.adjuster.hand(n, events, &mut l.corrections);
             for (v, (_, x)) in l.nets.iter_mut().zip(net) {
                 *v = *x;

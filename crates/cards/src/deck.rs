@@ -110,6 +110,15 @@ impl DeckKey {
     pub fn new(seed: u64, salt: Option<&Salt>) -> DeckKey {
         salt.map_or_else(|| DeckKey::from_seed(seed), |s| DeckKey::salted(seed, s))
     }
+
+    /// A 64-bit seed for random choices of the referee other than the deal (the luck estimator's
+    /// sampler): ChaCha8 under the key on a stream no hand uses, so it is as secret as the decks
+    /// and independent of them.
+    pub fn side_seed(&self) -> u64 {
+        let mut rng = ChaCha8Rng::from_seed(self.0);
+        rng.set_stream(u64::MAX);
+        rng.next_u64()
+    }
 }
 
 impl std::fmt::Debug for DeckKey {

@@ -72,13 +72,19 @@ fn main() {
             }
         }
         let (game, all) = hands(preset, seats, count);
-        let mut adj = Adjuster::new(&game, Model::Strength);
+        let model = match std::env::var("LUCK_MODEL") {
+            Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:N")),
+            _ => Model::Strength,
+        };
+        let live = std::env::var("LUCK_LIVE").map_or(8, |v| v.parse().expect("LUCK_LIVE"));
+        let mut adj = Adjuster::new(&game, model).with_allin_live(live);
         let mut out = vec![0.0; seats];
         let mut best = f64::INFINITY;
         let mut check = 0.0;
         for _ in 0..5 {
             let t = cpu();
-            for events in &all {
+            for (k, events) in all.iter().enumerate() {
+                adj.seed_hand(0, k as u64);
                 adj.hand(seats, events, &mut out);
                 check += out[0];
             }

@@ -38,22 +38,44 @@
 //! # The value estimate
 //!
 //! `V_i = share_i · P − committed_i` for a live seat and `−committed_i` for a folded one, with the
-//! shares of the live seats summing to one and `P` fixed before the card is seen (the pot so far).
-//! Then `Σ_i V_i = P − Σ_i committed_i` does not depend on the card, so the corrections of a chance
-//! event sum to zero over the seats: the adjusted results of a hand, like the raw ones, conserve
-//! chips. The shares are a showdown as if it happened now between the live seats' strength keys
-//! (module [`value`]: the high and eight-or-better keys of stud from all of a seat's cards, a
-//! deuce-to-seven key in triple draw, with cards still to come counted as average cards), half to
-//! the high and half to the low in stud when a low is still possible, ties split. At the last card
-//! of a hand that reaches showdown, the shares are the real showdown's.
+//! shares of the live seats summing to one and `P` fixed before the card is seen (a fitted
+//! function of the pot so far, the street and, for the all-in model, the number of live seats:
+//! [`Scale`]). Then `Σ_i V_i = P − Σ_i committed_i` does not depend on the card, so the
+//! corrections of a chance event sum to zero over the seats: the adjusted results of a hand, like
+//! the raw ones, conserve chips. Two models give the shares ([`Model::recommended`] picks one per
+//! game):
+//!
+//! - **Strength** (triple draw): a showdown as if it happened now between the live seats' strength
+//!   keys (module [`value`]: a deuce-to-seven key, cards still to come counted as average cards;
+//!   in stud the high and eight-or-better keys), ties split. The mean over the stub is enumerated
+//!   exactly at every card.
+//! - **All-in** (stud hi/lo): each live seat's expected share if every live seat went to the
+//!   showdown, over the cards still to come, everything dealt so far known — a martingale: its
+//!   mean after a card, over the card, *is* its value before (the tower rule, as every card to
+//!   come is uniform over the stub). So the mean the correction subtracts needs no enumeration;
+//!   and since nothing happens between the cards of a street's deal, the deal is one chance event
+//!   with `δ_i = P · (A_i(after) − A_i(before))` (a compound chance event is mean-zero like each
+//!   of its cards). `A` is estimated by Monte Carlo (exactly when one card is missing in all) from
+//!   a generator seeded by the match's secret and the deal number, independent of the deck: the
+//!   estimate after is unbiased for `A(after)`, whose mean over the cards is `A(before)`, for which
+//!   the estimate before is unbiased too — so `E[δ_i] = 0` over the cards and the sampler
+//!   together, which is all the adjusted result's unbiasedness needs. The sampler's noise only
+//!   adds variance (kept small by `STUD_SAMPLES` deals per estimate and by reusing a state's
+//!   estimate until somebody folds). A second, centred term `Q · (L_i − mean L)` with `L_i` the
+//!   expected low half is a martingale too and is fitted alongside. The showdown-now shares judge
+//!   made hands well and draws badly (a four-card low with three cards to come is about half a
+//!   low, not all or nothing): in stud hi/lo the all-in model removes far more of the luck.
 //!
 //! # Cost
 //!
-//! A dealt card to seat `r` changes only `r`'s key; the others' best keys are computed once, every
-//! card of the stub then costs one or two key evaluations and a comparison, and the mean share
-//! vector is a weighted sum over the dozen possible comparison outcomes. The README gives the
-//! measured cost per hand (`cargo bench -p pitboss-luck`).
+//! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
+//! computed once, every card of the stub then costs one or two key evaluations and a comparison,
+//! and the mean share vector is a weighted sum over the dozen possible comparison outcomes.
+//! All-in model: one estimate per street's deal (and after a fold), each a fixed budget of
+//! seven-card evaluations (`STUD_SAMPLES` deals at five or more live seats, up to twice as many
+//! with fewer). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
 
+mod allin;
 pub mod value;
 
 use pitboss_cards::{Card, CardSet, Rank, Suit};
@@ -67,7 +89,26 @@ pub enum Model {
     /// Shares from a hash of each seat's cards: a value estimate with no information about the
     /// result, for tests that the adjusted result stays unbiased with a poor `V`.
     Noise,
+    /// Stud: all-in shares (module `allin`) estimated from this many deals of the cards to come,
+    /// one correction per street's deal; triple draw: as [`Model::Strength`].
+    AllIn(u32),
 }
+
+impl Model {
+    /// The model the referee uses: all-in shares in stud hi/lo ([`STUD_SAMPLES`] deals per
+    /// estimate), the strength model in triple draw (whose one correction per card already removes
+    /// most of the luck there, and where all-in shares would need the players' drawing choices).
+    pub fn recommended(variant: Variant) -> Model {
+        match variant {
+            Variant::StudHiLo => Model::AllIn(STUD_SAMPLES),
+            Variant::TripleDraw => Model::Strength,
+        }
+    }
+}
+
+/// Deals per all-in estimate in stud: the variance of the estimate's noise falls as one over
+/// this, its cost grows with it (measured in the crate README / docs/PERFORMANCE.md).
+pub const STUD_SAMPLES: u32 = 48;
 
 /// One chance event as the estimator saw it (for tests and diagnostics).
 #[derive(Clone, Copy, Debug)]
@@ -80,10 +121,17 @@ pub struct Chance<'a> {
     pub corrections: &'a [f64],
     /// The share part of `δ_i`: the seat's share after the card minus its mean share.
     pub shares: &'a [f64],
+    /// All-in model: the low part, the change of the seat's expected low half minus the live
+    /// seats' mean (so that it sums to zero); zero for the strength model.
+    pub low_shares: &'a [f64],
     /// Betting rounds begun before the card (0: cards before the first round; stud street − 3).
     pub street: u8,
     /// Chips committed so far by all seats.
     pub pot: u64,
+    /// The entry of [`Scale`] that scaled this correction (the street, the model that made it —
+    /// the all-in model corrects a street's deal at once, the strength model one card — and for
+    /// the all-in model how many seats were live).
+    pub scale_index: usize,
 }
 
 /// The replayed state of a hand at a chance event.
@@ -136,11 +184,28 @@ pub struct Adjuster {
     st: State,
     delta: [f64; MAX_SEATS],
     share_delta: [f64; MAX_SEATS],
+    low_delta: [f64; MAX_SEATS],
     street: u8,
     unit: f64,
     scale: Scale,
     /// The keys of each seat's current cards, computed at most once between changes.
     cache: [Option<Keys>; MAX_SEATS],
+    /// All-in model: the shares of the current state, if estimated since the last change of the
+    /// live seats, and the street's deal being gathered (shares before it, stub before it).
+    allin: Option<allin::Shares>,
+    group: Option<Group>,
+    rng: allin::Rng,
+    /// All-in model: the most live seats for which a street's deal uses the all-in shares (more
+    /// use the strength model card by card, which costs far less at a full table).
+    allin_live: usize,
+}
+
+/// A street's deal gathered into one chance event (all-in model).
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    before: allin::Shares,
+    candidates: CardSet,
+    index: usize,
 }
 
 /// The scale `P` of the shares before the cards of each street: `P = pot · a + unit · b` (the
@@ -149,19 +214,37 @@ pub struct Adjuster {
 /// --release -p pitboss-arena --example luck_fit`), so that `P` approximates how many chips the
 /// luck of a card moves by the end of the hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scale(pub [(f64, f64); 6]);
+pub struct Scale(pub [(f64, f64); Scale::LEN], pub [(f64, f64); Scale::LEN]);
 
 impl Scale {
     /// `P` = the pot so far (no fitting).
-    pub const POT: Scale = Scale([(1.0, 0.0); 6]);
+    pub const POT: Scale = Scale([(1.0, 0.0); Scale::LEN], [(0.0, 0.0); Scale::LEN]);
+
+    /// Entries: six streets for each of the strength model, and the all-in model with two, three
+    /// or four, and five or more live seats (how far shares move, and how big the pot grows,
+    /// differ a lot between heads-up and a full table).
+    pub const LEN: usize = 24;
+
+    /// The entry of a correction: street (betting rounds begun), model and live seats.
+    pub fn index(street: u8, allin: bool, live: usize) -> usize {
+        let class = match (allin, live) {
+            (false, _) => 0,
+            (true, ..=2) => 1,
+            (true, 3..=4) => 2,
+            (true, _) => 3,
+        };
+        usize::from(street).min(5) + 6 * class
+    }
 
     /// The fitted default of a game.
     pub fn fitted(variant: Variant) -> Scale {
         // `luck_fit 10000` (10,000 hands per table of five tables per game, seed 1; checked on
         // seed 2): held-out sd per hand 27td-fl raw 1055.6, P = pot 883.4, fitted 831.4;
         // stud8-fl raw 2298.2, P = pot 1779.5, fitted 1665.2.
+        let mut t = [(1.0, 0.0); Scale::LEN];
+        let mut low = [(0.0, 0.0); Scale::LEN];
         match variant {
-            Variant::TripleDraw => Scale([
+            Variant::TripleDraw => t[..6].copy_from_slice(&[
                 (0.0, 0.771),
                 (0.353, 0.209),
                 (0.699, 0.103),
@@ -169,17 +252,69 @@ impl Scale {
                 (1.0, 0.0),
                 (1.0, 0.0),
             ]),
-            Variant::StudHiLo => Scale([
-                (1.858, -0.484),
-                (0.327, 0.507),
-                (0.319, 1.346),
-                (0.447, 2.576),
-                (0.970, 2.278),
-                (1.0, 0.0),
-            ]),
+            Variant::StudHiLo => {
+                t[..6].copy_from_slice(&[
+                    (1.858, -0.484),
+                    (0.327, 0.507),
+                    (0.319, 1.346),
+                    (0.447, 2.576),
+                    (0.970, 2.278),
+                    (1.0, 0.0),
+                ]);
+                t[6..].copy_from_slice(&STUD_ALLIN);
+                low[6..].copy_from_slice(&STUD_ALLIN_LOW);
+            }
         }
+        Scale(t, low)
     }
 }
+
+/// The fitted all-in entries of stud (two, three or four, five or more live seats; six streets):
+/// `LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to eight seats,
+/// each table weighted by its raw variance; fitted on seed 1, checked on seed 2): held-out sd per
+/// hand 1845.3 raw, 1089.2 with `P` = pot, 844.2 fitted (the strength model: 1349.0).
+const STUD_ALLIN: [(f64, f64); 18] = [
+    (0.743, 1.858),
+    (3.531, -0.088),
+    (3.024, 0.204),
+    (1.783, 0.745),
+    (1.259, 0.455),
+    (1.0, 0.0),
+    (11.021, 13.777),
+    (1.886, 18.695),
+    (1.632, 18.356),
+    (1.262, 12.926),
+    (1.136, 3.917),
+    (1.0, 0.0),
+    (15.756, 9.848),
+    (2.702, 12.069),
+    (2.543, 8.455),
+    (1.602, 6.200),
+    (1.151, 3.467),
+    (1.0, 0.0),
+];
+
+/// The fitted scale `Q` of the centred low share (all-in model, stud; entries as above).
+const STUD_ALLIN_LOW: [(f64, f64); 18] = [
+    (0.275, 0.688),
+    (-0.171, 1.295),
+    (0.465, 0.067),
+    (0.160, 0.485),
+    (-0.026, 0.380),
+    (0.0, 0.0),
+    (0.164, 0.204),
+    (-0.098, 3.613),
+    (0.134, 2.674),
+    (0.029, 1.441),
+    (0.006, 0.817),
+    (0.0, 0.0),
+    (2.950, 1.844),
+    (0.464, 3.956),
+    (0.324, 1.867),
+    (-0.031, 1.321),
+    (-0.021, 1.013),
+    (0.0, 0.0),
+];
 
 /// The strength keys of a seat: high (or deuce-to-seven) and, in stud, eight-or-better (0 = none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -197,11 +332,32 @@ impl Adjuster {
             st: State::new(0),
             delta: [0.0; MAX_SEATS],
             share_delta: [0.0; MAX_SEATS],
+            low_delta: [0.0; MAX_SEATS],
             street: 0,
             unit: game.unit() as f64,
             scale: Scale::fitted(game.variant),
             cache: [None; MAX_SEATS],
+            allin: None,
+            group: None,
+            rng: allin::Rng::new(0),
+            allin_live: MAX_SEATS,
         }
+    }
+
+    /// All-in model: use the all-in shares only while at most `live` seats are live.
+    pub fn with_allin_live(mut self, live: usize) -> Adjuster {
+        self.allin_live = live;
+        self
+    }
+
+    /// Seeds the all-in model's sampler for the next hand: `secret` from the match (the referee
+    /// uses `DeckKey::side_seed`, as secret as the decks, so that no bot can foresee the
+    /// estimator's noise), `deal` the hand's deal number (the rotations of a duplicate deal then
+    /// draw the same samples, and their noise cancels like their cards' luck). The sampler must be
+    /// independent of the deck, as each correction's zero mean requires; a different generator
+    /// under a different stream is.
+    pub fn seed_hand(&mut self, secret: u64, deal: u64) {
+        self.rng = allin::Rng::new(secret ^ deal.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     }
 
     /// Replaces the scale `P` (see [`Scale`]).
@@ -228,9 +384,15 @@ impl Adjuster {
         self.st.live[..seats].fill(true);
         self.street = 0;
         self.cache = [None; MAX_SEATS];
+        self.allin = None;
+        self.group = None;
         let draw = self.variant == Variant::TripleDraw;
+        let grouped = matches!(self.model, Model::AllIn(_)) && !draw;
         let mut informed = true;
         for (index, e) in events.iter().enumerate() {
+            if self.group.is_some() && !matches!(e, Event::Deal { card: Some(_), .. }) {
+                self.close_group(seats, &mut f);
+            }
             let st = &mut self.st;
             match *e {
                 Event::Round { .. } => {
@@ -257,6 +419,7 @@ impl Adjuster {
                 Event::Fold { seat } => {
                     let i = seat.index();
                     st.live[i] = false;
+                    self.allin = None;
                     if draw {
                         st.muck = st.muck.union(st.held[i]);
                     }
@@ -285,15 +448,20 @@ impl Adjuster {
                         continue;
                     };
                     let candidates = self.st.unseen;
-                    if informed && self.st.live_count() >= 2 && candidates.contains(c) {
+                    if grouped && informed && (2..=self.allin_live).contains(&self.st.live_count())
+                    {
+                        self.gather(index, candidates);
+                    } else if informed && self.st.live_count() >= 2 && candidates.contains(c) {
                         self.chance(Some(seat), c, candidates);
                         f(Chance {
                             index,
                             candidates,
                             corrections: &self.delta[..seats],
                             shares: &self.share_delta[..seats],
+                            low_shares: &self.low_delta[..seats],
                             street: self.street,
                             pot: self.st.pot(),
+                            scale_index: Scale::index(self.street, false, 0),
                         });
                     }
                     let st = &mut self.st;
@@ -303,6 +471,9 @@ impl Adjuster {
                     }
                     st.held[i].insert(c);
                     self.cache[i] = None;
+                    if self.group.is_none() {
+                        self.allin = None;
+                    }
                     if st.to_serve[i] > 0 {
                         st.to_serve[i] -= 1;
                         if st.to_serve[i] == 0 {
@@ -313,20 +484,28 @@ impl Adjuster {
                 }
                 Event::Community { card } => {
                     let candidates = self.st.unseen;
-                    if informed && self.st.live_count() >= 2 && candidates.contains(card) {
+                    if grouped && informed && (2..=self.allin_live).contains(&self.st.live_count())
+                    {
+                        self.gather(index, candidates);
+                    } else if informed && self.st.live_count() >= 2 && candidates.contains(card) {
                         self.chance(None, card, candidates);
                         f(Chance {
                             index,
                             candidates,
                             corrections: &self.delta[..seats],
                             shares: &self.share_delta[..seats],
+                            low_shares: &self.low_delta[..seats],
                             street: self.street,
                             pot: self.st.pot(),
+                            scale_index: Scale::index(self.street, false, 0),
                         });
                     }
                     let st = &mut self.st;
                     st.unseen.remove(card);
                     self.cache = [None; MAX_SEATS];
+                    if self.group.is_none() {
+                        self.allin = None;
+                    }
                     for i in 0..st.n {
                         if st.live[i] {
                             st.held[i].insert(card);
@@ -339,12 +518,99 @@ impl Adjuster {
                 | Event::Award { .. } => {}
             }
         }
+        if self.group.is_some() {
+            self.close_group(seats, &mut f);
+        }
     }
 
-    /// The scale `P` of the shares at the current state (fixed before the card is seen).
-    fn scale(&self) -> f64 {
-        let (a, b) = self.scale.0[usize::from(self.street).min(5)];
-        a * self.st.pot() as f64 + b * self.unit
+    /// All-in model: a card of a street's deal joins the chance event being gathered (the first
+    /// one fixes the shares before it).
+    fn gather(&mut self, index: usize, candidates: CardSet) {
+        match &mut self.group {
+            Some(g) => g.index = index,
+            None => {
+                let before = match self.allin {
+                    Some(b) => b,
+                    None => self.allin_now(),
+                };
+                self.group = Some(Group {
+                    before,
+                    candidates,
+                    index,
+                });
+            }
+        }
+        self.allin = None;
+    }
+
+    /// All-in model: the street's deal is complete; its correction is `P · (shares after − shares
+    /// before)`, the shares after being kept for the next deal while nobody folds.
+    fn close_group(&mut self, seats: usize, f: &mut impl FnMut(Chance<'_>)) {
+        let Some(g) = self.group.take() else { return };
+        let after = self.allin_now();
+        self.allin = Some(after);
+        let (p, q) = self.scales(true);
+        let live = self.st.live;
+        let k = self.st.live_count() as f64;
+        let mean_low = |s: &allin::Shares| {
+            (0..self.st.n)
+                .filter(|i| live[*i])
+                .map(|i| s.low[i])
+                .sum::<f64>()
+                / k
+        };
+        let (m_after, m_before) = (mean_low(&after), mean_low(&g.before));
+        for (i, &is_live) in live.iter().enumerate().take(self.st.n) {
+            (self.share_delta[i], self.low_delta[i]) = if is_live {
+                (
+                    after.pot[i] - g.before.pot[i],
+                    (after.low[i] - m_after) - (g.before.low[i] - m_before),
+                )
+            } else {
+                (0.0, 0.0)
+            };
+            self.delta[i] = p * self.share_delta[i] + q * self.low_delta[i];
+        }
+        f(Chance {
+            index: g.index,
+            candidates: g.candidates,
+            corrections: &self.delta[..seats],
+            shares: &self.share_delta[..seats],
+            low_shares: &self.low_delta[..seats],
+            street: self.street,
+            pot: self.st.pot(),
+            scale_index: Scale::index(self.street, true, self.st.live_count()),
+        });
+    }
+
+    /// The all-in shares of the current state (all-in model).
+    fn allin_now(&mut self) -> allin::Shares {
+        // The same budget of evaluations per estimate at any table: `base` deals with five or more
+        // live seats, up to twice as many with fewer (heads-up estimates are the cheapest).
+        let live = self.st.live_count().max(1);
+        let samples = match self.model {
+            Model::AllIn(base) => (u64::from(base.max(1)) * 8 / live.max(4) as u64) as u32,
+            _ => 1,
+        };
+        let mut out = allin::Shares::default();
+        let t = allin::Table {
+            n: self.st.n,
+            held: &self.st.held,
+            live: &self.st.live,
+            stub: self.st.unseen,
+        };
+        allin::stud_shares(&t, samples, &mut self.rng, &mut out);
+        out
+    }
+
+    /// The scales `P` (of the pot share) and `Q` (of the centred low share) at the current state
+    /// (fixed before the card is seen), for a correction by the strength model (`allin` false) or
+    /// the all-in model.
+    fn scales(&self, allin: bool) -> (f64, f64) {
+        let i = Scale::index(self.street, allin, self.st.live_count());
+        let ((a, b), (c, d)) = (self.scale.0[i], self.scale.1[i]);
+        let pot = self.st.pot() as f64;
+        (a * pot + b * self.unit, c * pot + d * self.unit)
     }
 
     /// Sets `self.delta` for a card `c` to `to` (`None`: the community card, to every live seat).
@@ -358,7 +624,7 @@ impl Adjuster {
         let mut actual = [0.0; MAX_SEATS];
         let mut mean = [0.0; MAX_SEATS];
         match (to, self.model) {
-            (Some(r), Model::Strength) => {
+            (Some(r), Model::Strength | Model::AllIn(_)) => {
                 self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual)
             }
             _ => {
@@ -376,7 +642,7 @@ impl Adjuster {
                 self.shares_with(to, c, &mut actual);
             }
         }
-        let p = self.scale();
+        let (p, _) = self.scales(false);
         for i in 0..n {
             self.share_delta[i] = if self.st.live[i] {
                 actual[i] - mean[i]
@@ -384,6 +650,7 @@ impl Adjuster {
                 0.0
             };
             self.delta[i] = p * self.share_delta[i];
+            self.low_delta[i] = 0.0;
         }
     }
 
@@ -422,11 +689,11 @@ impl Adjuster {
                     lo: 0,
                 }
             }
-            (Model::Strength, Variant::StudHiLo) => Keys {
+            (_, Variant::StudHiLo) => Keys {
                 hi: value::high_key(set),
                 lo: value::low_key(set, 7usize.saturating_sub(set.len() as usize)),
             },
-            (Model::Strength, Variant::TripleDraw) => Keys {
+            (_, Variant::TripleDraw) => Keys {
                 hi: value::d27_key(set, self.ace_five_straight),
                 lo: 0,
             },

@@ -8,6 +8,7 @@ use pitboss_rules::{Preset, Seat, TableSetup};
 use serde::{Deserialize, Serialize};
 
 use pitboss_cards::Deck;
+use pitboss_luck::Model;
 
 use super::plan::{bot_seed, game_key, sha256_hex, UnitSpec};
 use super::TournamentError;
@@ -243,8 +244,10 @@ pub fn play_unit(
     let mut referee = Referee::new();
     let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
     let mut unit_net = vec![0i64; n];
-    let mut adjuster = luck_adjust
-        .then(|| pitboss_luck::Adjuster::new(&preset.game, pitboss_luck::Model::Strength));
+    let mut adjuster = luck_adjust.then(|| {
+        pitboss_luck::Adjuster::new(&preset.game, Model::recommended(preset.game.variant))
+    });
+    let side_seed = key.side_seed();
     let mut adj = vec![Vec::new(); if luck_adjust { n } else { 0 }];
     let (mut corrections, mut nets, mut milli) = (vec![0.0; n], vec![0i64; n], vec![0i64; n]);
     let mut unit_adj = vec![0i64; n];
@@ -259,6 +262,7 @@ pub fn play_unit(
             let hand = referee.hand();
             let events = hand.events();
             if let Some(a) = adjuster.as_mut() {
+                a.seed_hand(side_seed, s.deal);
                 a.hand(n, events, &mut corrections);
                 for (v, (_, chips)) in nets.iter_mut().zip(hand.net()) {
                     *v = chips;

@@ -137,7 +137,7 @@ impl Units {
         Units {
             players,
             referee: Referee::new(),
-            adj: Adjuster::new(&preset.game, Model::Strength),
+            adj: Adjuster::new(&preset.game, Model::recommended(preset.game.variant)),
             table,
             key: DeckKey::from_seed(seed),
             unit: preset.game.unit() as f64,
@@ -157,6 +157,7 @@ impl Units {
                 .play(&t, deck, 2 * self.deal + rotation as u64, &mut self.players);
             self.players.rotate_left(rotation);
             let hand = self.referee.hand();
+            self.adj.seed_hand(self.key.side_seed(), self.deal);
             self.adj.hand(2, hand.events(), &mut corr);
             let seat = rotation; // bot 0 sits in seat `rotation`
             let net = hand.net().nth(seat).unwrap().1 as f64;

@@ -1,0 +1,386 @@
+//! The all-in value estimate of stud hi/lo: each live seat's expected share of the pot if every
+//! live seat went to showdown, over the cards still to come, with every card dealt so far known
+//! (the referee sees them all).
+//!
+//! Why it suits the estimator: with `V` = all-in shares the mean of `V` after a card equals `V`
+//! before it (the card is uniform over the stub, and so are the cards after it), so the exact mean
+//! the corrections subtract is `V` of the state before — one estimate per state instead of one
+//! per card the stub could produce. Estimating it by Monte Carlo with a generator independent of
+//! the deck keeps each correction mean-zero: the estimate after a card is unbiased for `V` after,
+//! whose mean over the card is `V` before, for which the estimate before is unbiased too.
+
+use pitboss_cards::eval::{ace_to_five_8, high};
+use pitboss_cards::{Card, CardSet};
+use pitboss_rules::MAX_SEATS;
+
+/// The estimator's generator: wyrand seeded through SplitMix64, independent of the deck (a
+/// different algorithm and key), so its noise is independent of the cards to come.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng(z ^ (z >> 31))
+    }
+
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
+        let t = u128::from(self.0) * u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db);
+        (t >> 64) as u64 ^ t as u64
+    }
+
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// The live seats of a stud hand and their cards, as the estimate needs them.
+pub(crate) struct Table<'a> {
+    pub n: usize,
+    pub held: &'a [CardSet; MAX_SEATS],
+    pub live: &'a [bool; MAX_SEATS],
+    /// The stub: every card not dealt yet.
+    pub stub: CardSet,
+}
+
+/// All-in values of the live seats (zero for the others): the expected share of the pot, and the
+/// expected part of it won with the low half.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Shares {
+    pub pot: [f64; MAX_SEATS],
+    pub low: [f64; MAX_SEATS],
+}
+
+/// Adds the showdown shares of the live seats holding `sets` (indexed like `seats`) to `out`.
+#[inline]
+fn showdown(seats: &[usize], sets: &[CardSet], out: &mut Shares) {
+    let mut hi = [0u32; MAX_SEATS];
+    let mut lo = [0u32; MAX_SEATS];
+    let (mut best_hi, mut best_lo) = (0u32, 0u32);
+    for (j, s) in sets.iter().enumerate() {
+        hi[j] = high(*s).get();
+        lo[j] = ace_to_five_8(*s).map_or(0, |v| v.get());
+        best_hi = best_hi.max(hi[j]);
+        best_lo = best_lo.max(lo[j]);
+    }
+    let k = sets.len();
+    let w_hi = hi[..k].iter().filter(|h| **h == best_hi).count() as f64;
+    let half = if best_lo > 0 { 0.5 } else { 1.0 };
+    let w_lo = lo[..k]
+        .iter()
+        .filter(|l| best_lo > 0 && **l == best_lo)
+        .count() as f64;
+    for j in 0..k {
+        if hi[j] == best_hi {
+            out.pot[seats[j]] += half / w_hi;
+        }
+        if best_lo > 0 && lo[j] == best_lo {
+            out.pot[seats[j]] += 0.5 / w_lo;
+            out.low[seats[j]] += 0.5 / w_lo;
+        }
+    }
+}
+
+/// The all-in shares of the live seats into `out` (zero for the others): exact when at most one
+/// card is missing in all (or only the community card), else the mean of `samples` deals.
+///
+/// Seats get their missing cards in turn from the stub; when the stub cannot give every live
+/// seat its seventh card, the seventh is one community card (the rules' short seventh street).
+pub(crate) fn stud_shares(t: &Table<'_>, samples: u32, rng: &mut Rng, out: &mut Shares) {
+    *out = Shares::default();
+    let mut seats = [0usize; MAX_SEATS];
+    let mut sets = [CardSet::EMPTY; MAX_SEATS];
+    let mut need = [0usize; MAX_SEATS];
+    let mut k = 0;
+    for i in (0..t.n).filter(|i| t.live[*i]) {
+        seats[k] = i;
+        sets[k] = t.held[i];
+        need[k] = 7usize.saturating_sub(t.held[i].len() as usize);
+        k += 1;
+    }
+    if k == 0 {
+        return;
+    }
+    if sets[..k].iter().all(|s| s.is_empty()) {
+        // Nobody holds a card yet: by symmetry every live seat's share is the same.
+        for &i in &seats[..k] {
+            out.pot[i] = 1.0 / k as f64;
+            out.low[i] = 0.0;
+        }
+        return;
+    }
+    let mut cards = [Card::from_index(0); 52];
+    let mut m = 0;
+    for c in t.stub.iter() {
+        cards[m] = c;
+        m += 1;
+    }
+    let total: usize = need[..k].iter().sum();
+    // Short seventh street: the seventh card of every seat is one shared card.
+    let community = total > m && need[..k].iter().all(|x| *x >= 1);
+    let private: usize = if community { total - k } else { total };
+    let draws = private + usize::from(community);
+    if draws > m {
+        // Cannot happen in a legal hand; a showdown of what is held keeps V defined.
+        showdown(&seats[..k], &sets[..k], out);
+        return;
+    }
+    if draws == 0 {
+        showdown(&seats[..k], &sets[..k], out);
+        return;
+    }
+    if draws == 1 {
+        // One card decides: enumerate it.
+        let to = (0..k).find(|j| need[*j] > 0);
+        let mut s = sets;
+        for &c in &cards[..m] {
+            match (community, to) {
+                (true, _) => {
+                    for (x, base) in s[..k].iter_mut().zip(&sets[..k]) {
+                        *x = *base;
+                        x.insert(c);
+                    }
+                }
+                (false, Some(j)) => {
+                    s[j] = sets[j];
+                    s[j].insert(c);
+                }
+                (false, None) => {}
+            }
+            showdown(&seats[..k], &s[..k], out);
+        }
+        out.scale(1.0 / m as f64);
+        return;
+    }
+    for _ in 0..samples {
+        let mut s = sets;
+        let mut next = 0;
+        let mut take = |rng: &mut Rng| {
+            let r = next + rng.below(m - next);
+            cards.swap(next, r);
+            next += 1;
+            cards[next - 1]
+        };
+        for j in 0..k {
+            let own = if community { need[j] - 1 } else { need[j] };
+            for _ in 0..own {
+                s[j].insert(take(rng));
+            }
+        }
+        if community {
+            let c = take(rng);
+            for x in &mut s[..k] {
+                x.insert(c);
+            }
+        }
+        showdown(&seats[..k], &s[..k], out);
+    }
+    out.scale(1.0 / f64::from(samples));
+}
+
+impl Shares {
+    fn scale(&mut self, f: f64) {
+        for x in self.pot.iter_mut().chain(self.low.iter_mut()) {
+            *x *= f;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_cards::parse_cards;
+
+    fn set(s: &str) -> CardSet {
+        parse_cards(s).unwrap().into_iter().collect()
+    }
+
+    /// A plain showdown of finished seven-card hands, written apart from [`showdown`]: who wins
+    /// the high half, who the low half (cards speak, ties split).
+    fn naive(hands: &[CardSet]) -> Vec<f64> {
+        let hi: Vec<_> = hands.iter().map(|h| high(*h)).collect();
+        let lo: Vec<_> = hands.iter().map(|h| ace_to_five_8(*h)).collect();
+        let best_hi = *hi.iter().max().unwrap();
+        let best_lo = lo.iter().flatten().max().copied();
+        let hi_winners = hi.iter().filter(|h| **h == best_hi).count() as f64;
+        let lo_winners = lo.iter().filter(|l| l.is_some() && **l == best_lo).count() as f64;
+        let hi_part = if best_lo.is_some() { 0.5 } else { 1.0 };
+        (0..hands.len())
+            .map(|j| {
+                let mut s = 0.0;
+                if hi[j] == best_hi {
+                    s += hi_part / hi_winners;
+                }
+                if best_lo.is_some() && lo[j] == best_lo {
+                    s += 0.5 / lo_winners;
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// Heads-up, both seats one card short: every ordered pair of cards, counted by brute force.
+    fn brute_two(a: CardSet, b: CardSet, stub: CardSet) -> [f64; 2] {
+        let (mut s, mut n) = ([0.0; 2], 0.0);
+        for x in stub.iter() {
+            for y in stub.iter().filter(|y| *y != x) {
+                let mut ha = a;
+                ha.insert(x);
+                let mut hb = b;
+                hb.insert(y);
+                let r = naive(&[ha, hb]);
+                s[0] += r[0];
+                s[1] += r[1];
+                n += 1.0;
+            }
+        }
+        [s[0] / n, s[1] / n]
+    }
+
+    fn table(held: &[CardSet], stub: CardSet) -> ([CardSet; MAX_SEATS], [bool; MAX_SEATS]) {
+        let mut h = [CardSet::EMPTY; MAX_SEATS];
+        let mut live = [false; MAX_SEATS];
+        for (i, s) in held.iter().enumerate() {
+            h[i] = *s;
+            live[i] = true;
+        }
+        assert!(held.iter().all(|s| s.intersection(stub).is_empty()));
+        (h, live)
+    }
+
+    fn rest(held: &[CardSet]) -> CardSet {
+        held.iter().fold(CardSet::FULL, |acc, s| acc.difference(*s))
+    }
+
+    #[test]
+    fn one_missing_card_is_enumerated_exactly_and_averages_to_the_state_before() {
+        // Sixth street heads-up: a low draw with a flush draw against two pair.
+        let a = set("Ah 2h 3d 7h Kh Qc");
+        let b = set("9s 9c 5s 5d Js 4c");
+        let stub = rest(&[a, b]);
+        let want = brute_two(a, b, stub);
+        // The tower rule by the module's exact path: deal seat 0's card, enumerate seat 1's.
+        let mut mean = [0.0; 2];
+        for x in stub.iter() {
+            let mut a1 = a;
+            a1.insert(x);
+            let mut s2 = stub;
+            s2.remove(x);
+            let (held, live) = table(&[a1, b], s2);
+            let t = Table {
+                n: 2,
+                held: &held,
+                live: &live,
+                stub: s2,
+            };
+            let mut out = Shares::default();
+            stud_shares(&t, 1, &mut Rng::new(0), &mut out);
+            mean[0] += out.pot[0] / f64::from(stub.len());
+            mean[1] += out.pot[1] / f64::from(stub.len());
+        }
+        for j in 0..2 {
+            assert!((mean[j] - want[j]).abs() < 1e-12, "{mean:?} {want:?}");
+        }
+        assert!(want[0] > 0.05 && want[0] < 0.95, "{want:?}");
+    }
+
+    #[test]
+    fn monte_carlo_shares_are_unbiased_with_the_stated_noise() {
+        let a = set("Ah 2h 3d 7h Kh Qc");
+        let b = set("9s 9c 5s 5d Js 4c");
+        let stub = rest(&[a, b]);
+        let want = brute_two(a, b, stub);
+        let (held, live) = table(&[a, b], stub);
+        let t = Table {
+            n: 2,
+            held: &held,
+            live: &live,
+            stub,
+        };
+        let (runs, samples) = (2_000, 48);
+        let (mut sum, mut sq) = (0.0, 0.0);
+        for seed in 0..runs {
+            let mut out = Shares::default();
+            stud_shares(&t, samples, &mut Rng::new(seed), &mut out);
+            assert!((out.pot[0] + out.pot[1] - 1.0).abs() < 1e-12);
+            sum += out.pot[0];
+            sq += out.pot[0] * out.pot[0];
+        }
+        let n = f64::from(runs as u32);
+        let mean = sum / n;
+        let sd = (sq / n - mean * mean).sqrt();
+        let se = sd / n.sqrt();
+        assert!(
+            (mean - want[0]).abs() < 4.5 * se,
+            "{mean} vs {want:?} ± {se}"
+        );
+        // The noise of one estimate is that of `samples` independent showdowns: a share in
+        // [0, 1] with mean p has a variance of at most p (1 − p).
+        let p_sd = (want[0] * (1.0 - want[0])).sqrt();
+        assert!(
+            sd < 1.2 * p_sd / f64::from(samples).sqrt(),
+            "{sd} vs {p_sd}"
+        );
+    }
+
+    #[test]
+    fn a_short_seventh_street_shares_one_community_card() {
+        // Eight seats with six cards each leave four: the seventh card is a community card.
+        let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+        let held: Vec<CardSet> = (0..8)
+            .map(|i| deck[i * 6..i * 6 + 6].iter().copied().collect())
+            .collect();
+        let stub = rest(&held);
+        assert_eq!(stub.len(), 4);
+        let (h, live) = table(&held, stub);
+        let t = Table {
+            n: 8,
+            held: &h,
+            live: &live,
+            stub,
+        };
+        let mut out = Shares::default();
+        stud_shares(&t, 1, &mut Rng::new(0), &mut out);
+        let mut want = vec![0.0; 8];
+        for c in stub.iter() {
+            let hands: Vec<CardSet> = held
+                .iter()
+                .map(|s| {
+                    let mut x = *s;
+                    x.insert(c);
+                    x
+                })
+                .collect();
+            for (w, r) in want.iter_mut().zip(naive(&hands)) {
+                *w += r / 4.0;
+            }
+        }
+        for j in 0..8 {
+            assert!(
+                (out.pot[j] - want[j]).abs() < 1e-12,
+                "{:?} {want:?}",
+                out.pot
+            );
+        }
+    }
+
+    #[test]
+    fn nobody_holding_a_card_shares_alike() {
+        let (h, live) = table(&[CardSet::EMPTY; 3], CardSet::FULL);
+        let t = Table {
+            n: 3,
+            held: &h,
+            live: &live,
+            stub: CardSet::FULL,
+        };
+        let mut out = Shares::default();
+        stud_shares(&t, 48, &mut Rng::new(1), &mut out);
+        assert_eq!(&out.pot[..3], &[1.0 / 3.0; 3]);
+        assert_eq!(&out.low[..3], &[0.0; 3]);
+    }
+}
