@@ -104,6 +104,13 @@ fn curves(r: &Report) -> Vec<Curve> {
     out
 }
 
+/// The luck-adjusted line of a crosstable cell, if the tournament adjusts.
+fn adj_line(adj: Option<(f64, f64, f64)>) -> String {
+    adj.map_or(String::new(), |(v, lo, hi)| {
+        format!("<br><small>adj {v:.1} [{lo:.1}, {hi:.1}]</small>")
+    })
+}
+
 fn crosstable(r: &Report, out: &mut String) {
     let cfg = &r.plan.config;
     out.push_str("<p class=\"legend\"><span style=\"background:#c8ecd0\">row bot wins (95% interval above 0)</span><span style=\"background:#f5c6c6\">row bot loses</span><span style=\"background:#f4f4f4\">not significant</span><span style=\"background:#fff8dc\">exact mirror: the two bots play every duplicate deal identically (each nets 0)</span></p>\n");
@@ -130,8 +137,8 @@ fn crosstable(r: &Report, out: &mut String) {
                             p.hands
                         )),
                         Some(p) => out.push_str(&format!(
-                            "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small></td>",
-                            p.significance, p.hands, esc(&p.sprt), p.mbb, p.low, p.high
+                            "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small>{}</td>",
+                            p.significance, p.hands, esc(&p.sprt), p.mbb, p.low, p.high, adj_line(p.adj)
                         )),
                         None => out.push_str("<td class=\"self\">—</td>"),
                     }
@@ -140,16 +147,24 @@ fn crosstable(r: &Report, out: &mut String) {
             }
             out.push_str("</table>\n");
         } else {
-            out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">bot</th><th class=\"name\">table mates</th><th>hands</th><th>mbb/hand</th><th>95% interval</th></tr>\n");
+            out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">bot</th><th class=\"name\">table mates</th><th>hands</th><th>mbb/hand</th><th>95% interval</th>");
+            if cfg.luck_adjust {
+                out.push_str("<th>adjusted mbb/hand</th><th>adjusted 95% interval</th>");
+            }
+            out.push_str("</tr>\n");
             for p in r
                 .pairs
                 .iter()
                 .filter(|p| r.standings.tables[p.table].game == g)
             {
                 out.push_str(&format!(
-                    "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td class=\"{}\">{:.1}</td><td>[{:.1}, {:.1}]</td></tr>\n",
+                    "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td class=\"{}\">{:.1}</td><td>[{:.1}, {:.1}]</td>",
                     esc(&p.bot), esc(&p.opponent), p.hands, p.significance, p.mbb, p.low, p.high
                 ));
+                if let Some((v, lo, hi)) = p.adj {
+                    out.push_str(&format!("<td>{v:.1}</td><td>[{lo:.1}, {hi:.1}]</td>"));
+                }
+                out.push_str("</tr>\n");
             }
             out.push_str("</table>\n");
         }
@@ -184,7 +199,15 @@ pub fn page(r: &Report) -> String {
             p.m0, p.m1, p.alpha, p.beta
         ))
     ));
-    s.push_str("<h2>Leaderboard</h2>\n<table class=\"leaderboard\"><caption>Ranked by <b>rating</b> (the highlighted column): least squares on every table's result, so bots that did not all meet each other are still ranked fairly. The bankroll and runoff ranks are the ACPC's, for comparison.</caption><tr><th>rank</th><th class=\"name\">bot</th><th>games</th><th>hands</th><th>mbb/hand vs field</th><th>mbb/hand 95% interval</th><th>bankroll rank</th><th>runoff rank</th><th class=\"rankby\">rating (ranks)</th><th>rating 95% interval</th><th>faults</th></tr>\n");
+    let (basis, adj_heads) = if cfg.luck_adjust {
+        (
+            " on the <b>luck-adjusted</b> results (both raw and adjusted mbb/hand are shown; the rating, the ranks and the SPRT use the adjusted ones, which estimate the same edge with a narrower interval)",
+            "<th>adjusted mbb/hand vs field</th><th>adjusted 95% interval</th>",
+        )
+    } else {
+        (" on the raw results", "")
+    };
+    s.push_str(&format!("<h2>Leaderboard</h2>\n<table class=\"leaderboard\"><caption>Ranked by <b>rating</b> (the highlighted column){basis}: least squares on every table's result, so bots that did not all meet each other are still ranked fairly. The bankroll and runoff ranks are the ACPC's, for comparison.</caption><tr><th>rank</th><th class=\"name\">bot</th><th>games</th><th>hands</th><th>mbb/hand vs field</th><th>mbb/hand 95% interval</th>{adj_heads}<th>bankroll rank</th><th>runoff rank</th><th class=\"rankby\">rating (ranks)</th><th>rating 95% interval</th><th>faults</th></tr>\n"));
     for b in &r.bots {
         let class = if b.field.low > 0.0 {
             "win"
@@ -193,8 +216,14 @@ pub fn page(r: &Report) -> String {
         } else {
             "none"
         };
+        let adj = b.adj_field.map_or(String::new(), |a| {
+            format!(
+                "<td>{:.1}</td><td>[{:.1}, {:.1}]</td>",
+                a.value, a.low, a.high
+            )
+        });
         s.push_str(&format!(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td><td>{}</td><td class=\"rankby\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td>{adj}<td>{}</td><td>{}</td><td class=\"rankby\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
             b.rank, esc(&b.bot), b.games, b.hands, b.field.value, b.field.low, b.field.high,
             b.bankroll_rank, b.runoff_rank, b.rating.value, b.rating.low, b.rating.high, b.faults
         ));
