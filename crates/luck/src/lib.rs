@@ -106,6 +106,24 @@ impl Model {
     }
 }
 
+/// The name of the referee's current value model, recorded in tournament plans so that a resumed
+/// or merged tournament keeps the model it began with (a plan without a name is from before the
+/// all-in model: [`Model::by_name`] gives the strength model for it).
+pub const MODEL_NAME: &str = "allin48";
+
+impl Model {
+    /// The model recorded as `name` in a plan, for `variant`: `None` (plans made before names were
+    /// recorded) the strength model, [`MODEL_NAME`] the recommended one; any other name is unknown
+    /// to this version.
+    pub fn by_name(name: Option<&str>, variant: Variant) -> Option<Model> {
+        match name {
+            None => Some(Model::Strength),
+            Some(MODEL_NAME) => Some(Model::recommended(variant)),
+            Some(_) => None,
+        }
+    }
+}
+
 /// Deals per all-in estimate in stud: the variance of the estimate's noise falls as one over
 /// this, its cost grows with it (measured in the crate README / docs/PERFORMANCE.md).
 pub const STUD_SAMPLES: u32 = 48;
@@ -911,6 +929,26 @@ pub fn adjusted_milli(net: &[i64], corrections: &[f64], out: &mut [i64]) {
 
 #[cfg(test)]
 mod tests {
+    use super::{Model, Variant, MODEL_NAME};
+
+    #[test]
+    fn recorded_model_names_map_to_their_models() {
+        // Plans made before names were recorded used the strength model in both games.
+        assert_eq!(
+            Model::by_name(None, Variant::StudHiLo),
+            Some(Model::Strength)
+        );
+        assert_eq!(
+            Model::by_name(Some(MODEL_NAME), Variant::StudHiLo),
+            Some(Model::AllIn(super::STUD_SAMPLES))
+        );
+        assert_eq!(
+            Model::by_name(Some(MODEL_NAME), Variant::TripleDraw),
+            Some(Model::Strength)
+        );
+        assert_eq!(Model::by_name(Some("allin99"), Variant::StudHiLo), None);
+    }
+
     #[test]
     fn adjusted_results_keep_the_sum() {
         let mut out = [0i64; 3];

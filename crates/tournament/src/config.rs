@@ -113,6 +113,11 @@ pub struct TournamentConfig {
     /// before it existed keep their settings hash.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub luck_adjust: bool,
+    /// The luck estimator's value model (`pitboss_luck::MODEL_NAME` when made), so that a resume
+    /// or merge by a later pitboss keeps it. Absent: a plan made before the all-in model of stud
+    /// (the showdown-now model), or no luck adjustment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_model: Option<String>,
     #[serde(skip)]
     pub threads: usize,
     #[serde(skip)]
@@ -315,6 +320,10 @@ impl TournamentConfig {
             )? as usize,
             sprt: f.sprt,
             luck_adjust: f.luck_adjust.unwrap_or(false),
+            luck_model: f
+                .luck_adjust
+                .unwrap_or(false)
+                .then(|| pitboss_luck::MODEL_NAME.to_string()),
             threads,
             out: f.out.unwrap_or_else(default_out),
         })

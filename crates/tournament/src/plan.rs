@@ -187,14 +187,23 @@ impl Plan {
         sha256_hex(&serde_json::to_vec(&v).expect("serializes"))
     }
 
-    /// Why the plan cannot be trusted, if it cannot: another format version or a checksum that
-    /// does not match the content.
+    /// Why the plan cannot be trusted, if it cannot: another format version, a luck model this
+    /// version does not know, or a checksum that does not match the content.
     pub fn problem(&self) -> Option<String> {
         if self.version != PLAN_VERSION {
             return Some(format!(
                 "format version {} (this pitboss reads {PLAN_VERSION}); rerun the tournament in a new folder",
                 self.version
             ));
+        }
+        if let Some(m) = &self.config.luck_model {
+            if pitboss_luck::Model::by_name(Some(m), pitboss_rules::Variant::StudHiLo).is_none() {
+                return Some(format!(
+                    "its luck model \"{m}\" is unknown to this pitboss (it knows \"{}\"); use \
+                     the pitboss that made it",
+                    pitboss_luck::MODEL_NAME
+                ));
+            }
         }
         (self.checksum != self.content_hash()).then(|| {
             "its checksum does not match its content: the file was edited (a changed seed, salt, \

@@ -198,7 +198,7 @@ impl Work<'_> {
                         u,
                         &self.specs[i % tables],
                         factory,
-                        cfg.luck_adjust,
+                        cfg.luck_adjust.then_some(cfg.luck_model.as_deref()),
                     );
                     r.seal(&self.settings);
                     let path = unit_path(self.dir, &u.id);

@@ -188,15 +188,17 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 }
 
 /// Plays a unit: every deal of the batch in every seat rotation, bots fresh from the factory.
-/// The result is not sealed yet ([`UnitResult::seal`]).
+/// The result is not sealed yet ([`UnitResult::seal`]). `luck`: luck-adjust with the plan's
+/// value model (its recorded name, see `Model::by_name`; checked known when the plan was read).
 pub fn play_unit(
     seed: u64,
     salt: Option<&pitboss_cards::Salt>,
     spec: &UnitSpec,
     specs: &[&str],
     factory: &dyn EntrantFactory,
-    luck_adjust: bool,
+    luck: Option<Option<&str>>,
 ) -> UnitResult {
+    let luck_adjust = luck.is_some();
     let n = spec.bots.len();
     let preset = Preset::by_name(&spec.game).expect("validated game");
     let table = TableSetup {
@@ -244,8 +246,9 @@ pub fn play_unit(
     let mut referee = Referee::new();
     let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
     let mut unit_net = vec![0i64; n];
-    let mut adjuster = luck_adjust.then(|| {
-        pitboss_luck::Adjuster::new(&preset.game, Model::recommended(preset.game.variant))
+    let mut adjuster = luck.map(|name| {
+        let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
+        pitboss_luck::Adjuster::new(&preset.game, model)
     });
     let side_seed = key.side_seed();
     let mut adj = vec![Vec::new(); if luck_adjust { n } else { 0 }];

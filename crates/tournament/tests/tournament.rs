@@ -282,6 +282,19 @@ fn luck_adjusted_tournaments_are_recorded_in_the_plan_and_give_the_same_standing
         let s = standings(&cfg);
         let plan = std::fs::read_to_string(out.join("plan.json")).unwrap();
         assert!(plan.contains("\"luck_adjust\": true"), "{plan}");
+        // The value model is recorded, and a model this version does not know is refused by name
+        // (a later model must not be mixed into a resumed tournament).
+        let model = format!("\"luck_model\": \"{}\"", pitboss_luck::MODEL_NAME);
+        assert!(plan.contains(&model), "{plan}");
+        std::fs::write(
+            out.join("plan.json"),
+            plan.replace(&model, "\"luck_model\": \"allin99\""),
+        )
+        .unwrap();
+        let err = load_folders(std::slice::from_ref(&out))
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("allin99"), "{err}");
         let _ = std::fs::remove_dir_all(&out);
         s
     };
