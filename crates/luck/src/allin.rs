@@ -56,59 +56,118 @@ pub(crate) struct Shares {
     pub low: [f64; MAX_SEATS],
 }
 
-/// Adds the showdown shares of the live seats holding `sets` (indexed like `seats`) to `out`.
+/// The outcomes behind the last estimate: per deal (or enumerated card), every then-live seat's
+/// final high and low values (`hi << 32 | lo`, by absolute seat). A fold changes who shares the
+/// pot but not the cards, so the estimate for the seats still in comes from the same deals at the
+/// cost of the comparisons only — and is as unbiased as a fresh one (the deals are uniform
+/// completions of the same cards).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Store {
+    rows: Vec<[u64; MAX_SEATS]>,
+    valid: bool,
+}
+
+/// A seat's final values, packed: high in the upper half, low (0: none) in the lower.
 #[inline]
-fn showdown(seats: &[usize], sets: &[CardSet], out: &mut Shares) {
-    let mut hi = [0u32; MAX_SEATS];
-    let mut lo = [0u32; MAX_SEATS];
-    let (mut best_hi, mut best_lo) = (0u32, 0u32);
-    for (j, s) in sets.iter().enumerate() {
-        hi[j] = high(*s).get();
-        lo[j] = ace_to_five_8(*s).map_or(0, |v| v.get());
-        best_hi = best_hi.max(hi[j]);
-        best_lo = best_lo.max(lo[j]);
+fn values(set: CardSet) -> u64 {
+    u64::from(high(set).get()) << 32 | u64::from(ace_to_five_8(set).map_or(0, |v| v.get()))
+}
+
+/// Pot shares in integer units: 1,680 = 2 · lcm(1..8), so that half a pot split among up to
+/// eight tied winners is a whole number of units, and sums of showdowns stay exact.
+const UNITS: u32 = 1680;
+
+/// Integer pot and low shares of the live seats, summed over showdowns.
+#[derive(Clone, Copy)]
+struct Tally {
+    pot: [u32; MAX_SEATS],
+    low: [u32; MAX_SEATS],
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            pot: [0; MAX_SEATS],
+            low: [0; MAX_SEATS],
+        }
     }
-    let k = sets.len();
-    let w_hi = hi[..k].iter().filter(|h| **h == best_hi).count() as f64;
-    let half = if best_lo > 0 { 0.5 } else { 1.0 };
-    let w_lo = lo[..k]
-        .iter()
-        .filter(|l| best_lo > 0 && **l == best_lo)
-        .count() as f64;
-    for j in 0..k {
-        if hi[j] == best_hi {
-            out.pot[seats[j]] += half / w_hi;
+
+    /// The mean shares over `count` showdowns.
+    fn shares(&self, count: usize) -> Shares {
+        let f = 1.0 / (f64::from(UNITS) * count as f64);
+        let mut out = Shares::default();
+        for i in 0..MAX_SEATS {
+            out.pot[i] = f64::from(self.pot[i]) * f;
+            out.low[i] = f64::from(self.low[i]) * f;
         }
-        if best_lo > 0 && lo[j] == best_lo {
-            out.pot[seats[j]] += 0.5 / w_lo;
-            out.low[seats[j]] += 0.5 / w_lo;
-        }
+        out
     }
 }
 
-/// The all-in shares of the live seats into `out` (zero for the others): exact when at most one
-/// card is missing in all (or only the community card), else the mean of `samples` deals.
-///
-/// Seats get their missing cards in turn from the stub; when the stub cannot give every live
-/// seat its seventh card, the seventh is one community card (the rules' short seventh street).
-pub(crate) fn stud_shares(t: &Table<'_>, samples: u32, rng: &mut Rng, out: &mut Shares) {
-    *out = Shares::default();
-    let mut seats = [0usize; MAX_SEATS];
-    let mut sets = [CardSet::EMPTY; MAX_SEATS];
-    let mut need = [0usize; MAX_SEATS];
+/// Adds the showdown shares of the live seats of `row` to `tally`.
+#[inline]
+fn showdown(row: &[u64; MAX_SEATS], seats: &[usize], tally: &mut Tally) {
+    let (mut best_hi, mut best_lo) = (0u64, 0u64);
+    for &i in seats {
+        best_hi = best_hi.max(row[i] >> 32);
+        best_lo = best_lo.max(row[i] & 0xffff_ffff);
+    }
+    let (mut w_hi, mut w_lo) = (0u32, 0u32);
+    for &i in seats {
+        w_hi += u32::from(row[i] >> 32 == best_hi);
+        w_lo += u32::from(row[i] & 0xffff_ffff == best_lo);
+    }
+    let (hi_unit, lo_unit) = if best_lo > 0 {
+        (UNITS / 2 / w_hi, UNITS / 2 / w_lo)
+    } else {
+        (UNITS / w_hi, 0)
+    };
+    for &i in seats {
+        let lo = u32::from(row[i] & 0xffff_ffff == best_lo) * lo_unit;
+        tally.pot[i] += u32::from(row[i] >> 32 == best_hi) * hi_unit + lo;
+        tally.low[i] += lo;
+    }
+}
+
+/// The live seats of `t`, in order.
+fn live_seats(t: &Table<'_>, seats: &mut [usize; MAX_SEATS]) -> usize {
     let mut k = 0;
     for i in (0..t.n).filter(|i| t.live[*i]) {
         seats[k] = i;
-        sets[k] = t.held[i];
-        need[k] = 7usize.saturating_sub(t.held[i].len() as usize);
         k += 1;
     }
+    k
+}
+
+/// The all-in shares of the live seats into `out` (zero for the others): exact when at most one
+/// card is missing in all (or only the community card), else the mean of `samples` deals; the
+/// deals' outcomes are kept in `store` for [`refold`].
+///
+/// Seats get their missing cards in turn from the stub; when the stub cannot give every live
+/// seat its seventh card, the seventh is one community card (the rules' short seventh street).
+pub(crate) fn stud_shares(
+    t: &Table<'_>,
+    samples: u32,
+    rng: &mut Rng,
+    out: &mut Shares,
+    store: &mut Store,
+) {
+    *out = Shares::default();
+    store.rows.clear();
+    store.valid = false;
+    let mut seats = [0usize; MAX_SEATS];
+    let k = live_seats(t, &mut seats);
+    let seats = &seats[..k];
     if k == 0 {
         return;
     }
-    if sets[..k].iter().all(|s| s.is_empty()) {
+    let mut need = [0usize; MAX_SEATS];
+    for &i in seats {
+        need[i] = 7usize.saturating_sub(t.held[i].len() as usize);
+    }
+    if seats.iter().all(|&i| t.held[i].is_empty()) {
         // Nobody holds a card yet: by symmetry every live seat's share is the same.
-        for &i in &seats[..k] {
+        for &i in seats {
             out.pot[i] = 1.0 / k as f64;
             out.low[i] = 0.0;
         }
@@ -120,45 +179,46 @@ pub(crate) fn stud_shares(t: &Table<'_>, samples: u32, rng: &mut Rng, out: &mut 
         cards[m] = c;
         m += 1;
     }
-    let total: usize = need[..k].iter().sum();
+    let total: usize = seats.iter().map(|&i| need[i]).sum();
     // Short seventh street: the seventh card of every seat is one shared card.
-    let community = total > m && need[..k].iter().all(|x| *x >= 1);
+    let community = total > m && seats.iter().all(|&i| need[i] >= 1);
     let private: usize = if community { total - k } else { total };
     let draws = private + usize::from(community);
-    if draws > m {
-        // Cannot happen in a legal hand; a showdown of what is held keeps V defined.
-        showdown(&seats[..k], &sets[..k], out);
-        return;
-    }
-    if draws == 0 {
-        showdown(&seats[..k], &sets[..k], out);
+    store.valid = true;
+    let mut row = [0u64; MAX_SEATS];
+    let mut tally = Tally::new();
+    if draws == 0 || draws > m {
+        // Everything is known (or, impossible in a legal hand, too few cards: a showdown of what
+        // is held keeps V defined).
+        for &i in seats {
+            row[i] = values(t.held[i]);
+        }
+        store.rows.push(row);
+        showdown(&row, seats, &mut tally);
+        *out = tally.shares(1);
         return;
     }
     if draws == 1 {
         // One card decides: enumerate it.
-        let to = (0..k).find(|j| need[*j] > 0);
-        let mut s = sets;
-        for &c in &cards[..m] {
-            match (community, to) {
-                (true, _) => {
-                    for (x, base) in s[..k].iter_mut().zip(&sets[..k]) {
-                        *x = *base;
-                        x.insert(c);
-                    }
-                }
-                (false, Some(j)) => {
-                    s[j] = sets[j];
-                    s[j].insert(c);
-                }
-                (false, None) => {}
-            }
-            showdown(&seats[..k], &s[..k], out);
+        let to = seats.iter().copied().find(|&i| need[i] > 0);
+        for &i in seats {
+            row[i] = values(t.held[i]);
         }
-        out.scale(1.0 / m as f64);
+        for &c in &cards[..m] {
+            for &i in seats {
+                if community || Some(i) == to {
+                    let mut x = t.held[i];
+                    x.insert(c);
+                    row[i] = values(x);
+                }
+            }
+            store.rows.push(row);
+            showdown(&row, seats, &mut tally);
+        }
+        *out = tally.shares(m);
         return;
     }
     for _ in 0..samples {
-        let mut s = sets;
         let mut next = 0;
         let mut take = |rng: &mut Rng| {
             let r = next + rng.below(m - next);
@@ -166,29 +226,42 @@ pub(crate) fn stud_shares(t: &Table<'_>, samples: u32, rng: &mut Rng, out: &mut 
             next += 1;
             cards[next - 1]
         };
-        for j in 0..k {
-            let own = if community { need[j] - 1 } else { need[j] };
+        let mut s = *t.held;
+        for &i in seats {
+            let own = if community { need[i] - 1 } else { need[i] };
             for _ in 0..own {
-                s[j].insert(take(rng));
+                s[i].insert(take(rng));
             }
         }
         if community {
             let c = take(rng);
-            for x in &mut s[..k] {
-                x.insert(c);
+            for &i in seats {
+                s[i].insert(c);
             }
         }
-        showdown(&seats[..k], &s[..k], out);
+        for &i in seats {
+            row[i] = values(s[i]);
+        }
+        store.rows.push(row);
+        showdown(&row, seats, &mut tally);
     }
-    out.scale(1.0 / f64::from(samples));
+    *out = tally.shares(samples as usize);
 }
 
-impl Shares {
-    fn scale(&mut self, f: f64) {
-        for x in self.pot.iter_mut().chain(self.low.iter_mut()) {
-            *x *= f;
-        }
+/// The all-in shares of the live seats of `t` from the outcomes of the last estimate, made when
+/// these seats (and maybe others, who have folded since) were live and held the same cards; `None`
+/// if there are none to use.
+pub(crate) fn refold(t: &Table<'_>, store: &Store) -> Option<Shares> {
+    if !store.valid || store.rows.is_empty() {
+        return None;
     }
+    let mut seats = [0usize; MAX_SEATS];
+    let k = live_seats(t, &mut seats);
+    let mut tally = Tally::new();
+    for row in &store.rows {
+        showdown(row, &seats[..k], &mut tally);
+    }
+    Some(tally.shares(store.rows.len()))
 }
 
 #[cfg(test)]
@@ -279,7 +352,7 @@ mod tests {
                 stub: s2,
             };
             let mut out = Shares::default();
-            stud_shares(&t, 1, &mut Rng::new(0), &mut out);
+            stud_shares(&t, 1, &mut Rng::new(0), &mut out, &mut Store::default());
             mean[0] += out.pot[0] / f64::from(stub.len());
             mean[1] += out.pot[1] / f64::from(stub.len());
         }
@@ -306,7 +379,13 @@ mod tests {
         let (mut sum, mut sq) = (0.0, 0.0);
         for seed in 0..runs {
             let mut out = Shares::default();
-            stud_shares(&t, samples, &mut Rng::new(seed), &mut out);
+            stud_shares(
+                &t,
+                samples,
+                &mut Rng::new(seed),
+                &mut out,
+                &mut Store::default(),
+            );
             assert!((out.pot[0] + out.pot[1] - 1.0).abs() < 1e-12);
             sum += out.pot[0];
             sq += out.pot[0] * out.pot[0];
@@ -329,6 +408,52 @@ mod tests {
     }
 
     #[test]
+    fn after_a_fold_the_same_deals_estimate_the_seats_still_in_without_bias() {
+        // Three seats on sixth street; the third folds: the two left are worth what a brute-force
+        // count of their seventh cards says, averaged over the third seat's deals too.
+        let a = set("Ah 2h 3d 7h Kh Qc");
+        let b = set("9s 9c 5s 5d Js 4c");
+        let c = set("Tc Td 8s 6c 6d 2c");
+        let stub = rest(&[a, b, c]);
+        // The folded seat's cards are dealt, hence not in the stub: brute force over it.
+        let want = brute_two(a, b, stub);
+        let (held, mut live) = table(&[a, b, c], stub);
+        let (runs, samples) = (2_000, 48);
+        let (mut sum, mut sq) = (0.0, 0.0);
+        for seed in 0..runs {
+            live[2] = true;
+            let t = Table {
+                n: 3,
+                held: &held,
+                live: &live,
+                stub,
+            };
+            let (mut out, mut store) = (Shares::default(), Store::default());
+            stud_shares(&t, samples, &mut Rng::new(seed), &mut out, &mut store);
+            live[2] = false;
+            let t = Table {
+                n: 3,
+                held: &held,
+                live: &live,
+                stub,
+            };
+            let after = refold(&t, &store).expect("deals kept");
+            assert!((after.pot[0] + after.pot[1] - 1.0).abs() < 1e-12);
+            assert_eq!(after.pot[2], 0.0);
+            sum += after.pot[0];
+            sq += after.pot[0] * after.pot[0];
+        }
+        let n = f64::from(runs as u32);
+        let mean = sum / n;
+        let se = ((sq / n - mean * mean) / n).sqrt();
+        assert!(se > 0.0);
+        assert!(
+            (mean - want[0]).abs() < 4.5 * se,
+            "{mean} vs {want:?} ± {se}"
+        );
+    }
+
+    #[test]
     fn a_short_seventh_street_shares_one_community_card() {
         // Eight seats with six cards each leave four: the seventh card is a community card.
         let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
@@ -345,7 +470,7 @@ mod tests {
             stub,
         };
         let mut out = Shares::default();
-        stud_shares(&t, 1, &mut Rng::new(0), &mut out);
+        stud_shares(&t, 1, &mut Rng::new(0), &mut out, &mut Store::default());
         let mut want = vec![0.0; 8];
         for c in stub.iter() {
             let hands: Vec<CardSet> = held
@@ -379,7 +504,7 @@ mod tests {
             stub: CardSet::FULL,
         };
         let mut out = Shares::default();
-        stud_shares(&t, 48, &mut Rng::new(1), &mut out);
+        stud_shares(&t, 48, &mut Rng::new(1), &mut out, &mut Store::default());
         assert_eq!(&out.pot[..3], &[1.0 / 3.0; 3]);
         assert_eq!(&out.low[..3], &[0.0; 3]);
     }

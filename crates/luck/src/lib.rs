@@ -60,9 +60,11 @@
 //!   estimate after is unbiased for `A(after)`, whose mean over the cards is `A(before)`, for which
 //!   the estimate before is unbiased too — so `E[δ_i] = 0` over the cards and the sampler
 //!   together, which is all the adjusted result's unbiasedness needs. The sampler's noise only
-//!   adds variance (kept small by `STUD_SAMPLES` deals per estimate and by reusing a state's
-//!   estimate until somebody folds). A second, centred term `Q · (L_i − mean L)` with `L_i` the
-//!   expected low half is a martingale too and is fitted alongside. The showdown-now shares judge
+//!   adds variance (kept small by a budget of deals per estimate). After a fold the estimate for
+//!   the seats still in comes from the same deals (the cards have not changed, only who shares
+//!   the pot; the deals are still uniform completions of the cards, so it is unbiased too). A
+//!   second, centred term `Q · (L_i − mean L)` with `L_i` the expected low half is a martingale
+//!   too and is fitted alongside. The showdown-now shares judge
 //!   made hands well and draws badly (a four-card low with three cards to come is about half a
 //!   low, not all or nothing): in stud hi/lo the all-in model removes far more of the luck.
 //!
@@ -71,9 +73,9 @@
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
 //! computed once, every card of the stub then costs one or two key evaluations and a comparison,
 //! and the mean share vector is a weighted sum over the dozen possible comparison outcomes.
-//! All-in model: one estimate per street's deal (and after a fold), each a fixed budget of
-//! seven-card evaluations (`STUD_SAMPLES` deals at five or more live seats, up to twice as many
-//! with fewer). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
+//! All-in model: one estimate per street's deal (heads-up 96 deals; with more seats a budget of
+//! `3 · STUD_SAMPLES` seven-card evaluations, eight seats 18 deals); after a fold the shares of
+//! the seats still in come from the same deals (comparisons only). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
 
 mod allin;
 pub mod value;
@@ -89,14 +91,15 @@ pub enum Model {
     /// Shares from a hash of each seat's cards: a value estimate with no information about the
     /// result, for tests that the adjusted result stays unbiased with a poor `V`.
     Noise,
-    /// Stud: all-in shares (module `allin`) estimated from this many deals of the cards to come,
-    /// one correction per street's deal; triple draw: as [`Model::Strength`].
+    /// Stud: all-in shares (module `allin`) estimated from deals of the cards to come (this many
+    /// is the base, see [`STUD_SAMPLES`]), one correction per street's deal; triple draw: as
+    /// [`Model::Strength`].
     AllIn(u32),
 }
 
 impl Model {
-    /// The model the referee uses: all-in shares in stud hi/lo ([`STUD_SAMPLES`] deals per
-    /// estimate), the strength model in triple draw (whose one correction per card already removes
+    /// The model the referee uses: all-in shares in stud hi/lo ([`STUD_SAMPLES`] sets the deals
+    /// per estimate), the strength model in triple draw (whose one correction per card already removes
     /// most of the luck there, and where all-in shares would need the players' drawing choices).
     pub fn recommended(variant: Variant) -> Model {
         match variant {
@@ -124,8 +127,9 @@ impl Model {
     }
 }
 
-/// Deals per all-in estimate in stud: the variance of the estimate's noise falls as one over
-/// this, its cost grows with it (measured in the crate README / docs/PERFORMANCE.md).
+/// The base of the deals per all-in estimate in stud: heads-up `2 · STUD_SAMPLES`, else
+/// `3 · STUD_SAMPLES / live` (eight seats 18). The variance of an estimate's noise falls as one
+/// over the deals, its cost grows with them (figures in docs/PERFORMANCE.md).
 pub const STUD_SAMPLES: u32 = 48;
 
 /// One chance event as the estimator saw it (for tests and diagnostics).
@@ -211,6 +215,10 @@ pub struct Adjuster {
     /// All-in model: the shares of the current state, if estimated since the last change of the
     /// live seats, and the street's deal being gathered (shares before it, stub before it).
     allin: Option<allin::Shares>,
+    /// Somebody folded since `allin` was estimated: it must be recomputed for the seats still in
+    /// (from the same deals, `store`).
+    stale: bool,
+    store: allin::Store,
     group: Option<Group>,
     rng: allin::Rng,
     /// All-in model: the most live seats for which a street's deal uses the all-in shares (more
@@ -290,47 +298,47 @@ impl Scale {
 /// The fitted all-in entries of stud (two, three or four, five or more live seats; six streets):
 /// `LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to eight seats,
 /// each table weighted by its raw variance; fitted on seed 1, checked on seed 2): held-out sd per
-/// hand 1845.3 raw, 1089.2 with `P` = pot, 844.2 fitted (the strength model: 1349.0).
+/// hand 1845.3 raw, 1091.7 with `P` = pot, 855.6 fitted (the strength model: 1349.0).
 const STUD_ALLIN: [(f64, f64); 18] = [
-    (0.743, 1.858),
-    (3.531, -0.088),
-    (3.024, 0.204),
-    (1.783, 0.745),
-    (1.259, 0.455),
+    (0.744, 1.859),
+    (3.554, -0.107),
+    (3.029, 0.199),
+    (1.783, 0.746),
+    (1.260, 0.454),
     (1.0, 0.0),
-    (11.021, 13.777),
-    (1.886, 18.695),
-    (1.632, 18.356),
-    (1.262, 12.926),
-    (1.136, 3.917),
+    (10.266, 12.832),
+    (1.191, 21.072),
+    (1.555, 18.548),
+    (1.245, 13.026),
+    (1.130, 4.034),
     (1.0, 0.0),
-    (15.756, 9.848),
-    (2.702, 12.069),
-    (2.543, 8.455),
-    (1.602, 6.200),
-    (1.151, 3.467),
+    (15.450, 9.656),
+    (2.007, 16.606),
+    (2.342, 9.705),
+    (1.558, 7.634),
+    (1.152, 3.311),
     (1.0, 0.0),
 ];
 
 /// The fitted scale `Q` of the centred low share (all-in model, stud; entries as above).
 const STUD_ALLIN_LOW: [(f64, f64); 18] = [
-    (0.275, 0.688),
-    (-0.171, 1.295),
-    (0.465, 0.067),
-    (0.160, 0.485),
-    (-0.026, 0.380),
+    (0.275, 0.687),
+    (-0.146, 1.276),
+    (0.464, 0.067),
+    (0.161, 0.485),
+    (-0.028, 0.384),
     (0.0, 0.0),
-    (0.164, 0.204),
-    (-0.098, 3.613),
-    (0.134, 2.674),
-    (0.029, 1.441),
-    (0.006, 0.817),
+    (0.742, 0.928),
+    (0.280, 3.696),
+    (0.158, 3.521),
+    (0.053, 1.248),
+    (0.017, 0.679),
     (0.0, 0.0),
-    (2.950, 1.844),
-    (0.464, 3.956),
-    (0.324, 1.867),
-    (-0.031, 1.321),
-    (-0.021, 1.013),
+    (2.625, 1.641),
+    (0.595, 5.277),
+    (0.296, 2.271),
+    (-0.033, 1.936),
+    (-0.023, 1.048),
     (0.0, 0.0),
 ];
 
@@ -356,6 +364,8 @@ impl Adjuster {
             scale: Scale::fitted(game.variant),
             cache: [None; MAX_SEATS],
             allin: None,
+            stale: false,
+            store: allin::Store::default(),
             group: None,
             rng: allin::Rng::new(0),
             allin_live: MAX_SEATS,
@@ -403,6 +413,7 @@ impl Adjuster {
         self.street = 0;
         self.cache = [None; MAX_SEATS];
         self.allin = None;
+        self.stale = false;
         self.group = None;
         let draw = self.variant == Variant::TripleDraw;
         let grouped = matches!(self.model, Model::AllIn(_)) && !draw;
@@ -437,7 +448,7 @@ impl Adjuster {
                 Event::Fold { seat } => {
                     let i = seat.index();
                     st.live[i] = false;
-                    self.allin = None;
+                    self.stale = true;
                     if draw {
                         st.muck = st.muck.union(st.held[i]);
                     }
@@ -547,9 +558,10 @@ impl Adjuster {
         match &mut self.group {
             Some(g) => g.index = index,
             None => {
-                let before = match self.allin {
-                    Some(b) => b,
-                    None => self.allin_now(),
+                let before = match (self.allin, self.stale) {
+                    (Some(b), false) => b,
+                    (Some(_), true) => self.allin_refold(),
+                    (None, _) => self.allin_now(),
                 };
                 self.group = Some(Group {
                     before,
@@ -567,6 +579,7 @@ impl Adjuster {
         let Some(g) = self.group.take() else { return };
         let after = self.allin_now();
         self.allin = Some(after);
+        self.stale = false;
         let (p, q) = self.scales(true);
         let live = self.st.live;
         let k = self.st.live_count() as f64;
@@ -603,11 +616,15 @@ impl Adjuster {
 
     /// The all-in shares of the current state (all-in model).
     fn allin_now(&mut self) -> allin::Shares {
-        // The same budget of evaluations per estimate at any table: `base` deals with five or more
-        // live seats, up to twice as many with fewer (heads-up estimates are the cheapest).
+        // Heads-up `2 · base` deals (96: the cheapest estimates, and the ones whose noise weighs
+        // most against the narrow intervals of two-bot matches); with more seats a budget of
+        // `3 · base` seat evaluations (eight seats: 18 deals), which keeps a full table's cost
+        // per hand below the showdown-now model's. Measured with `luck_fit` (20,000 hands a
+        // table): a budget of `4 · base` narrows the eight-seat table by about 2% more.
         let live = self.st.live_count().max(1);
         let samples = match self.model {
-            Model::AllIn(base) => (u64::from(base.max(1)) * 8 / live.max(4) as u64) as u32,
+            Model::AllIn(base) if live <= 2 => 2 * base.max(1),
+            Model::AllIn(base) => (3 * base.max(1) / live as u32).max(1),
             _ => 1,
         };
         let mut out = allin::Shares::default();
@@ -617,8 +634,23 @@ impl Adjuster {
             live: &self.st.live,
             stub: self.st.unseen,
         };
-        allin::stud_shares(&t, samples, &mut self.rng, &mut out);
+        allin::stud_shares(&t, samples, &mut self.rng, &mut out, &mut self.store);
         out
+    }
+
+    /// The all-in shares of the seats still in after folds, from the deals of the last estimate
+    /// (the cards have not changed since), or a fresh estimate if there are none.
+    fn allin_refold(&mut self) -> allin::Shares {
+        let t = allin::Table {
+            n: self.st.n,
+            held: &self.st.held,
+            live: &self.st.live,
+            stub: self.st.unseen,
+        };
+        match allin::refold(&t, &self.store) {
+            Some(s) => s,
+            None => self.allin_now(),
+        }
     }
 
     /// The scales `P` (of the pot share) and `Q` (of the centred low share) at the current state
