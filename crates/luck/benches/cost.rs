@@ -4,7 +4,8 @@
 //! eight-handed (community card included). The hands are played first; only the estimator is
 //! timed, in CPU time of the thread (other jobs on the machine then inflate it little), best of
 //! five passes: `cargo bench -p pitboss-luck --bench cost` (`HANDS=5000 ONLY=stud8-fl:8` for fewer
-//! hands of one table).
+//! hands of one table; `LUCK_MODEL=strength` for the showdown-now model in stud, `allin:N` for
+//! another base of the all-in model's deals).
 
 use pitboss_cards::Deck;
 use pitboss_luck::{Adjuster, Model};
@@ -72,9 +73,11 @@ fn main() {
             }
         }
         let (game, all) = hands(preset, seats, count);
+        // The referee's model by default; `LUCK_MODEL=strength` or `allin:N` to compare.
         let model = match std::env::var("LUCK_MODEL") {
             Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:N")),
-            _ => Model::Strength,
+            Ok(m) if m == "strength" => Model::Strength,
+            _ => Model::recommended(game.variant),
         };
         let live = std::env::var("LUCK_LIVE").map_or(8, |v| v.parse().expect("LUCK_LIVE"));
         let mut adj = Adjuster::new(&game, model).with_allin_live(live);
