@@ -31,7 +31,9 @@
 use pitboss_cards::eval::deuce_to_seven;
 use pitboss_cards::{Card, CardSet};
 
-use crate::sample::{Pool, Tally};
+use std::sync::LazyLock;
+
+use crate::sample::{Pool, Tally, LANES};
 use crate::{Config, EquityError};
 
 /// An opponent in a draw hand.
@@ -213,26 +215,263 @@ fn pop13(m: u16) -> u32 {
     u32::from(POP[usize::from(m & 0x1fff)])
 }
 
-/// The current five cards of a modelled opponent (see the module docs).
+/// The current five cards of a modelled opponent (see the module docs), as a card mask.
 #[inline]
-fn model_hand(pool: &mut Pool, drew: Option<u8>) -> CardSet {
+fn model_hand(pool: &mut Pool, drew: Option<u8>) -> u64 {
     let (good, bar) = match drew {
         None | Some(5..) => (0, 0),
         Some(0) => (5, TEN),
         Some(d) => (5 - d, EIGHT),
     };
     let hand = pool.deal_distinct_low(u32::from(good), bar);
-    CardSet::from_bits(hand).union(pool.deal_set(u32::from(5 - good)))
+    hand | pool.deal_bits(u32::from(5 - good))
 }
 
-/// Plays `draws` draws of the standard rule on `hand`.
+/// Plays `draws` draws of the standard rule on `hand` (a card mask).
 #[inline]
-fn play_out(pool: &mut Pool, mut hand: CardSet, draws: u8) -> CardSet {
+fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
     for left in (1..=draws).rev() {
-        let (keep, kept) = policy5(hand, left);
-        hand = keep.union(pool.deal_set(5 - kept));
+        let (keep, kept) = policy5(CardSet::from_bits(hand), left);
+        hand = keep.bits() | pool.deal_bits(5 - kept);
     }
     hand
+}
+
+/// Deuce-to-seven values of five distinct ranks that are not a flush, by 13-bit rank mask (A-2-3-4-5
+/// read as ace high; the other table option is left to the full evaluator).
+///
+/// Why: such a hand's value depends only on its ranks, and nearly every final hand of a
+/// simulation is one; a lookup by the mask the drawing rule has already computed is cheaper than
+/// the evaluator's perfect hash of the rank multiset.
+static NO_PAIR: LazyLock<Box<[u32; 8192]>> = LazyLock::new(|| {
+    let mut t = Box::new([0u32; 8192]);
+    for (m, v) in t.iter_mut().enumerate() {
+        let m = m as u64;
+        if m.count_ones() == 5 {
+            // The lowest rank a club, the others diamonds: not a flush.
+            let low = m & m.wrapping_neg();
+            *v = deuce_to_seven(CardSet::from_bits(low | (m ^ low) << 16), false).get();
+        }
+    }
+    t
+});
+
+/// A-2-3-4-5, the one rank mask the two straight rules disagree on.
+const WHEEL: u16 = 0b1_0000_0000_1111;
+
+/// The deuce-to-seven value of five cards (as a card mask): the rank-mask table when the ranks are
+/// distinct and not all of one suit, else the evaluator.
+#[inline]
+fn value5(no_pair: &[u32; 8192], b: u64, afs: bool) -> u32 {
+    let lanes = [
+        b as u16 & 0x1fff,
+        (b >> 16) as u16 & 0x1fff,
+        (b >> 32) as u16 & 0x1fff,
+        (b >> 48) as u16 & 0x1fff,
+    ];
+    let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+    let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
+    if sum == u32::from(m) && !lanes.contains(&m) && !(afs && m == WHEEL) {
+        return no_pair[usize::from(m)];
+    }
+    deuce_to_seven(CardSet::from_bits(b), afs).get()
+}
+
+/// Room for the distinct values this seat's five cards can take over the card drawn to a four-card
+/// keep: one per rank, and one more per rank for the cards that complete a flush (26), rounded up
+/// for the vectorised count.
+const ONE_CARD_GROUPS: usize = 32;
+
+/// This seat's value for every card it could draw to a four-card keep, grouped by value, best
+/// first: what lets a sample count its last one-card draw exactly (see [`Sim::hero_share`]).
+///
+/// Why by value with card masks: given the opponents' best final value, the cards that win are
+/// those of the groups above it, so the chance of winning is two population counts of the
+/// undealt cards, whatever the opponents took.
+#[derive(Clone, Copy)]
+struct OneCard {
+    keep: u64,
+    len: usize,
+    values: [u32; ONE_CARD_GROUPS],
+    cards: [u64; ONE_CARD_GROUPS],
+    /// `better[j]`: the cards of the groups before `j`.
+    better: [u64; ONE_CARD_GROUPS + 1],
+}
+
+impl OneCard {
+    fn new(keep: u64, unseen: u64, no_pair: &[u32; 8192], afs: bool) -> OneCard {
+        let mut t = OneCard {
+            keep,
+            len: 0,
+            values: [0; ONE_CARD_GROUPS],
+            cards: [0; ONE_CARD_GROUPS],
+            better: [0; ONE_CARD_GROUPS + 1],
+        };
+        // Without five of a suit, a card's rank decides the value; the keep's suit, when all four
+        // cards share one, is counted apart.
+        let mut flush_lane = 0u64;
+        for lane in 0..4 {
+            let l = 0x1fffu64 << (16 * lane);
+            if keep & !l == 0 {
+                flush_lane = l;
+            }
+        }
+        let candidates = unseen & !keep;
+        for r in 0..13 {
+            let of_rank = candidates & LANES << r;
+            for part in [of_rank & flush_lane, of_rank & !flush_lane] {
+                if part == 0 {
+                    continue;
+                }
+                let v = value5(no_pair, keep | (part & part.wrapping_neg()), afs);
+                match t.values[..t.len].iter().position(|x| *x == v) {
+                    Some(j) => t.cards[j] |= part,
+                    None => {
+                        t.values[t.len] = v;
+                        t.cards[t.len] = part;
+                        t.len += 1;
+                    }
+                }
+            }
+        }
+        // Best first (insertion sort of at most 26 groups).
+        for i in 1..t.len {
+            let mut j = i;
+            while j > 0 && t.values[j - 1] < t.values[j] {
+                t.values.swap(j - 1, j);
+                t.cards.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for j in 0..t.len {
+            t.better[j + 1] = t.better[j] | t.cards[j];
+        }
+        t
+    }
+
+    /// The expected share of a card drawn uniformly from `avail` (`left` cards) against
+    /// opponents whose best value is `best`, held by `tied` of them.
+    #[inline]
+    fn share(&self, avail: u64, left: u32, best: u32, tied: u32) -> f64 {
+        // The groups are best first and the unused slots hold 0, below every value: the number of
+        // values above `best` is the index of the first group that does not beat it (counted
+        // without branches).
+        let j = self.values.iter().filter(|v| **v > best).count();
+        let wins = (avail & self.better[j]).count_ones();
+        let ties = if j < self.len && self.values[j] == best {
+            (avail & self.cards[j]).count_ones()
+        } else {
+            0
+        };
+        (f64::from(wins) + f64::from(ties) / f64::from(tied + 1)) / f64::from(left)
+    }
+}
+
+/// How many four-card keeps [`Sim`] remembers tables for (a query meets a handful).
+const ONE_CARD_CACHE: usize = 8;
+
+/// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
+struct Sim<'a> {
+    spot: &'a DrawSpot,
+    unseen: u64,
+    no_pair: &'static [u32; 8192],
+    cache: Vec<OneCard>,
+    next: usize,
+}
+
+impl<'a> Sim<'a> {
+    fn new(spot: &'a DrawSpot, unseen: CardSet) -> Sim<'a> {
+        Sim {
+            spot,
+            unseen: unseen.bits(),
+            no_pair: &NO_PAIR,
+            cache: Vec::with_capacity(ONE_CARD_CACHE),
+            next: 0,
+        }
+    }
+
+    /// Deals every opponent's hand of one sample and plays it out: the best final value among
+    /// them and how many hold it. Opponents are dealt before this seat's draw; dealing is uniform
+    /// without replacement, so the order changes no probability, and it lets [`best_keep`] play
+    /// the opponents once per sample for every candidate keep, and [`Sim::hero_share`] count this
+    /// seat's last card exactly against them.
+    #[inline]
+    fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
+        let (mut best, mut tied) = (0, 0);
+        for o in &self.spot.opponents {
+            let h = match o.known {
+                Some(k) => k.bits(),
+                None => model_hand(pool, o.drew),
+            };
+            let h = play_out(pool, h, o.draws_left);
+            let v = value5(self.no_pair, h, self.spot.ace_five_straight);
+            if v > best {
+                (best, tied) = (v, 1);
+            } else if v == best {
+                tied += 1;
+            }
+        }
+        (best, tied)
+    }
+
+    /// This seat's share of one sample after keeping `keep` now and drawing by [`policy`]
+    /// afterwards, against opponents whose best final value is `best` (held by `tied` of them).
+    ///
+    /// When this seat's last draw is of one card, that card is not dealt: the share is averaged
+    /// over every card still undealt (each equally likely), counted from the keep's [`OneCard`]
+    /// table. That is the conditional expectation of the sampled share given everything else in
+    /// the sample, so the estimate stays unbiased and its variance can only shrink (Rao and
+    /// Blackwell), for the price of two population counts instead of a card and an evaluation.
+    #[inline]
+    fn hero_share(&mut self, keep: u64, pool: &mut Pool, best: u32, tied: u32) -> f64 {
+        let afs = self.spot.ace_five_straight;
+        let mut hand = keep;
+        if self.spot.draws_left > 0 {
+            let mut need = 5 - CardSet::from_bits(keep).len();
+            let mut after = self.spot.draws_left - 1;
+            loop {
+                if after == 0 && need == 1 && pool.left() > 0 {
+                    let t = self.one_card(hand);
+                    return t.share(pool.avail(), pool.left(), best, tied);
+                }
+                hand |= pool.deal_bits(need);
+                if after == 0 {
+                    break;
+                }
+                let (k, kept) = policy5(CardSet::from_bits(hand), after);
+                hand = k.bits();
+                need = 5 - kept;
+                after -= 1;
+            }
+        }
+        let v = value5(self.no_pair, hand, afs);
+        if v > best {
+            1.0
+        } else if v == best {
+            1.0 / f64::from(tied + 1)
+        } else {
+            0.0
+        }
+    }
+
+    /// The [`OneCard`] table of a four-card keep, built on first use.
+    #[inline]
+    fn one_card(&mut self, keep: u64) -> &OneCard {
+        if let Some(i) = self.cache.iter().position(|t| t.keep == keep) {
+            return &self.cache[i];
+        }
+        let t = OneCard::new(keep, self.unseen, self.no_pair, self.spot.ace_five_straight);
+        let i = if self.cache.len() < ONE_CARD_CACHE {
+            self.cache.push(t);
+            self.cache.len() - 1
+        } else {
+            let i = self.next;
+            self.cache[i] = t;
+            self.next = (i + 1) % ONE_CARD_CACHE;
+            i
+        };
+        &self.cache[i]
+    }
 }
 
 fn check(spot: &DrawSpot, keep: CardSet) -> Result<CardSet, EquityError> {
@@ -289,14 +528,11 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     }
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tally = Tally::<1>::new();
-    let mut values = [0u32; 8];
-    let n = spot.opponents.len();
-    let need = 5 - keep.len();
+    let mut sim = Sim::new(spot, unseen);
     for _ in 0..cfg.samples {
         pool.reset();
-        opponents_final(spot, &mut pool, &mut values);
-        values[0] = hero_final(spot, keep, need, &mut pool);
-        tally.add(1.0, [share(&values[..=n])]);
+        let (best, tied) = sim.opponents_best(&mut pool);
+        tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
     }
     Ok(DrawEquity {
         share: tally.means()[0],
@@ -304,30 +540,6 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
         samples: tally.n,
         exact: false,
     })
-}
-
-/// Deals every opponent's hand of one sample and plays it out: the final values go to
-/// `values[1..]`. Opponents are dealt before this seat's draw; dealing is uniform without
-/// replacement, so the order changes no probability, and it lets [`best_keep`] play the
-/// opponents once per sample for every candidate keep.
-#[inline]
-fn opponents_final(spot: &DrawSpot, pool: &mut Pool, values: &mut [u32; 8]) {
-    for (i, o) in spot.opponents.iter().enumerate() {
-        let h = o.known.unwrap_or_else(|| model_hand(pool, o.drew));
-        let h = play_out(pool, h, o.draws_left);
-        values[i + 1] = deuce_to_seven(h, spot.ace_five_straight).get();
-    }
-}
-
-/// This seat's final value after keeping `keep` now and drawing by [`policy`] afterwards.
-#[inline]
-fn hero_final(spot: &DrawSpot, keep: CardSet, need: u32, pool: &mut Pool) -> u32 {
-    let mut hero = spot.hand;
-    if spot.draws_left > 0 {
-        hero = keep.union(pool.deal_set(need));
-        hero = play_out(pool, hero, spot.draws_left - 1);
-    }
-    deuce_to_seven(hero, spot.ace_five_straight).get()
 }
 
 /// Whether [`equity`] counts every outcome for this spot (given the keep's size).
@@ -519,19 +731,16 @@ fn sampled_keeps(
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
     }
-    let n = spot.opponents.len();
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-    let mut values = [0u32; 8];
-    let needs: Vec<u32> = cands.iter().map(|k| 5 - k.len()).collect();
+    let mut sim = Sim::new(spot, unseen);
     for _ in 0..cfg.samples {
         pool.reset();
-        opponents_final(spot, &mut pool, &mut values);
+        let (best, tied) = sim.opponents_best(&mut pool);
         let after = pool.clone();
-        for ((keep, need), tally) in cands.iter().zip(&needs).zip(&mut tallies) {
+        for (keep, tally) in cands.iter().zip(&mut tallies) {
             pool.clone_from(&after);
-            values[0] = hero_final(spot, *keep, *need, &mut pool);
-            tally.add(1.0, [share(&values[..=n])]);
+            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
         }
     }
     Ok(tallies

@@ -134,57 +134,123 @@ impl Pool {
     /// `n` random undealt cards as a set.
     #[inline]
     pub fn deal_set(&mut self, n: u32) -> CardSet {
-        let mut s = 0;
-        for _ in 0..n {
-            s |= self.deal_mask();
+        CardSet::from_bits(self.deal_bits(n))
+    }
+
+    /// The cards still undealt in this sample, as a card mask.
+    #[inline]
+    pub fn avail(&self) -> u64 {
+        self.avail
+    }
+
+    /// How many cards are still undealt in this sample.
+    #[inline]
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// `n` random undealt cards as a card mask.
+    ///
+    /// Why not [`Pool::deal_mask`] `n` times: here the pool and the random bits stay in registers
+    /// and a try costs about five instructions. Each try takes six random bits as a position of
+    /// the card mask (16 per suit, 64 in all) and keeps the card when it is undealt, so every
+    /// undealt card is equally likely and nothing is rounded (no modulo); a random number serves
+    /// ten tries, and with more than a dozen cards left well over one try in five succeeds. A pool
+    /// that is nearly empty takes the careful path, one card at a time.
+    #[inline]
+    pub fn deal_bits(&mut self, n: u32) -> u64 {
+        if n == 0 {
+            return 0;
         }
-        CardSet::from_bits(s)
+        if self.left < n + 12 {
+            let mut s = 0;
+            for _ in 0..n {
+                s |= self.deal_mask();
+            }
+            return s;
+        }
+        let mut avail = self.avail;
+        let mut got = 0u64;
+        let mut k = n;
+        'deal: loop {
+            let mut r = self.rng.next_u64();
+            for _ in 0..10 {
+                let b = 1u64 << (r & 63);
+                r >>= 6;
+                if avail & b != 0 {
+                    avail ^= b;
+                    got |= b;
+                    k -= 1;
+                    if k == 0 {
+                        break 'deal;
+                    }
+                }
+            }
+        }
+        self.avail = avail;
+        self.left -= n;
+        got
     }
 
     /// `count` random undealt cards of distinct ranks among the ranks `0..=bar` (each uniform among
     /// the undealt cards of the ranks not yet taken; any undealt card when none is left): how the
     /// draw models give an opponent "good" cards. Returns them as a card mask.
+    ///
+    /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
+    /// (five bits a try) or up to the king (six), keeping a card when its rank is still wanted;
+    /// after 64 misses in a row (a wanted set of one or two cards) the card is chosen by counting.
     #[inline]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
-        let mut list = [0u8; 13];
-        let mut n = usize::from(bar) + 1;
-        for (i, r) in list.iter_mut().enumerate().take(n) {
-            *r = i as u8;
+        if count == 0 {
+            return 0;
         }
-        let mut spread = LANES * ((1u64 << n) - 1);
+        let narrow = bar < 8;
+        let mut spread = LANES * ((1u64 << (u32::from(bar) + 1)) - 1);
+        let mut avail = self.avail;
         let mut hand = 0u64;
-        for _ in 0..count {
-            let eligible = self.avail & spread;
-            let b = if eligible == 0 {
-                self.deal_mask()
+        let mut k = count;
+        let mut r = 0u64;
+        let mut r_bits = 0u32;
+        let mut misses = 0u32;
+        loop {
+            let eligible = avail & spread;
+            if eligible == 0 {
+                // No card of a rank still wanted is left: any cards.
+                self.avail = avail;
+                self.left -= count - k;
+                return hand | self.deal_bits(k);
+            }
+            if r_bits < 6 {
+                r = self.rng.next_u64();
+                r_bits = 64;
+            }
+            let (pos, used) = if narrow {
+                ((r & 7) | (r & 0x18) << 1, 5)
             } else {
-                let b = self.pick(eligible, &list[..n]);
-                self.take(b)
+                (r & 63, 6)
             };
+            r >>= used;
+            r_bits -= used;
+            let mut b = 1u64 << pos;
+            if eligible & b == 0 {
+                misses += 1;
+                if misses < 64 {
+                    continue;
+                }
+                let n = eligible.count_ones() as usize;
+                b = select(eligible, self.rng.below(n));
+            }
+            misses = 0;
+            avail ^= b;
             hand |= b;
-            let r = (b.trailing_zeros() & 15) as u8;
-            spread &= !(LANES << r);
-            if let Some(i) = list[..n].iter().position(|x| *x == r) {
-                list.swap(i, n - 1);
-                n -= 1;
+            spread &= !(LANES << (b.trailing_zeros() & 15));
+            k -= 1;
+            if k == 0 {
+                self.avail = avail;
+                self.left -= count;
+                return hand;
             }
         }
-        hand
-    }
-
-    /// A uniform card of the non-empty mask `eligible`, whose cards all have ranks in `ranks`:
-    /// rejection over the cards of those ranks, then counting if unlucky.
-    #[inline]
-    fn pick(&mut self, eligible: u64, ranks: &[u8]) -> u64 {
-        for _ in 0..8 {
-            let i = self.rng.below(4 * ranks.len());
-            let b = 1u64 << (16 * (i & 3) + usize::from(ranks[i >> 2]));
-            if eligible & b != 0 {
-                return b;
-            }
-        }
-        let k = eligible.count_ones() as usize;
-        select(eligible, self.rng.below(k))
     }
 }
 
