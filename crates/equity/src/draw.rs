@@ -144,7 +144,7 @@ pub fn policy(hand: CardSet, draws_left: u8) -> CardSet {
 
 /// The highest top card worth standing pat on with `draws_left` draws to come.
 #[inline]
-fn pat_bar(draws_left: u8) -> u8 {
+const fn pat_bar(draws_left: u8) -> u8 {
     match draws_left {
         3.. => EIGHT,
         2 => NINE,
@@ -192,13 +192,48 @@ fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
     // Five cards have five ranks exactly when the suit lanes share no rank (their sum has no
     // carry); with five ranks they are a flush exactly when one lane holds them all.
     let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
-    let distinct = sum == u32::from(m);
-    let one_suit = lanes.contains(&m);
-    if distinct && !one_suit && !straight(m) && top(m) <= pat_bar(draws_left) {
-        return (hand, 5);
+    if sum == u32::from(m) && !lanes.contains(&m) {
+        let e = KEEP5[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
+        let want = u64::from(e & 0x1fff);
+        return (CardSet::from_bits(b & (LANES * want)), u32::from(e >> 13));
     }
     keep_lowest(b, m & keep_ranks(draws_left))
 }
+
+/// The rule for five distinct ranks that are not a flush, by rank mask and draws left (1, 2, 3+):
+/// the ranks kept (all five to stand pat) and their number in the top three bits. Such a hand
+/// holds one card of each rank, so the ranks name the cards.
+///
+/// Why a table: it is most hands the simulations meet, and the straight test, the pat bar and
+/// the count of the ranks kept become one lookup (48 KiB, built at compile time).
+static KEEP5: [[u16; 8192]; 3] = {
+    let mut t = [[0u16; 8192]; 3];
+    let mut left = 1;
+    while left <= 3 {
+        let bar = pat_bar(left as u8);
+        let keep_bar = if left <= 1 { NINE } else { EIGHT };
+        let mut m = 0usize;
+        while m < 8192 {
+            if m.count_ones() == 5 {
+                let r = m as u32;
+                let straight = r & r << 1 & r << 2 & r << 3 & r << 4 != 0;
+                let top = 31 - r.leading_zeros();
+                t[left - 1][m] = if !straight && top <= bar as u32 {
+                    m as u16 | 5 << 13
+                } else {
+                    let mut want = r & ((1 << (keep_bar + 1)) - 1);
+                    if want.count_ones() == 5 {
+                        want &= !(1 << (31 - want.leading_zeros()));
+                    }
+                    want as u16 | (want.count_ones() as u16) << 13
+                };
+            }
+            m += 1;
+        }
+        left += 1;
+    }
+    t
+};
 
 /// The number of ranks in a 13-bit mask, by table (no `popcnt` on the baseline target).
 #[inline]
@@ -290,7 +325,7 @@ const ONE_CARD_GROUPS: usize = 32;
 /// undealt cards, whatever the opponents took.
 #[derive(Clone, Copy)]
 struct OneCard {
-    keep: u64,
+    key: u64,
     len: usize,
     values: [u32; ONE_CARD_GROUPS],
     cards: [u64; ONE_CARD_GROUPS],
@@ -299,9 +334,11 @@ struct OneCard {
 }
 
 impl OneCard {
-    fn new(keep: u64, unseen: u64, no_pair: &[u32; 8192], afs: bool) -> OneCard {
+    /// The table of the four cards `keep`, under `key` (see [`Sim::one_card`]). Every card not
+    /// in the keep is grouped: a sample only ever counts the undealt ones.
+    fn new(key: u64, keep: u64, no_pair: &[u32; 8192], afs: bool) -> OneCard {
         let mut t = OneCard {
-            keep,
+            key,
             len: 0,
             values: [0; ONE_CARD_GROUPS],
             cards: [0; ONE_CARD_GROUPS],
@@ -316,9 +353,8 @@ impl OneCard {
                 flush_lane = l;
             }
         }
-        let candidates = unseen & !keep;
         for r in 0..13 {
-            let of_rank = candidates & LANES << r;
+            let of_rank = LANES << r & !keep;
             for part in [of_rank & flush_lane, of_rank & !flush_lane] {
                 if part == 0 {
                     continue;
@@ -367,26 +403,29 @@ impl OneCard {
     }
 }
 
-/// How many four-card keeps [`Sim`] remembers tables for (a query meets a handful).
-const ONE_CARD_CACHE: usize = 8;
+/// How many four-card keeps [`Sim`] builds tables for: a query meets a handful (by rank mask),
+/// except that small keeps drawn several times reach many; each table costs about as much as
+/// a few samples.
+const ONE_CARD_CACHE: usize = 32;
 
 /// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
 struct Sim<'a> {
     spot: &'a DrawSpot,
-    unseen: u64,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
-    next: usize,
+    /// The keep found last (no keep is empty, so the first is looked up) and its slot.
+    last_keep: u64,
+    last: usize,
 }
 
 impl<'a> Sim<'a> {
-    fn new(spot: &'a DrawSpot, unseen: CardSet) -> Sim<'a> {
+    fn new(spot: &'a DrawSpot) -> Sim<'a> {
         Sim {
             spot,
-            unseen: unseen.bits(),
             no_pair: &NO_PAIR,
-            cache: Vec::with_capacity(ONE_CARD_CACHE),
-            next: 0,
+            cache: Vec::new(),
+            last_keep: 0,
+            last: 0,
         }
     }
 
@@ -431,8 +470,9 @@ impl<'a> Sim<'a> {
             let mut after = self.spot.draws_left - 1;
             loop {
                 if after == 0 && need == 1 && pool.left() > 0 {
-                    let t = self.one_card(hand);
-                    return t.share(pool.avail(), pool.left(), best, tied);
+                    if let Some(t) = self.one_card(hand) {
+                        return t.share(pool.avail(), pool.left(), best, tied);
+                    }
                 }
                 hand |= pool.deal_bits(need);
                 if after == 0 {
@@ -454,23 +494,44 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// The [`OneCard`] table of a four-card keep, built on first use.
+    /// The [`OneCard`] table of a four-card keep, built on first use; `None` when the cache is
+    /// full of other keeps (the card is then dealt: either way the sample's share has the same
+    /// expectation given what was dealt before, so which one a sample uses biases nothing).
+    ///
+    /// Four distinct ranks not all of one suit can make no flush, so every keep of those ranks
+    /// has the same table (the keep's own cards are never undealt): it is found by the rank mask
+    /// alone, and a simulation whose keeps differ only by suits (pairing a rank and keeping the
+    /// lowest suit) builds one table. Other keeps are found by their cards.
     #[inline]
-    fn one_card(&mut self, keep: u64) -> &OneCard {
-        if let Some(i) = self.cache.iter().position(|t| t.keep == keep) {
-            return &self.cache[i];
+    fn one_card(&mut self, keep: u64) -> Option<&OneCard> {
+        if keep == self.last_keep {
+            return Some(&self.cache[self.last]);
         }
-        let t = OneCard::new(keep, self.unseen, self.no_pair, self.spot.ace_five_straight);
-        let i = if self.cache.len() < ONE_CARD_CACHE {
-            self.cache.push(t);
-            self.cache.len() - 1
+        let lanes = [
+            keep as u16 & 0x1fff,
+            (keep >> 16) as u16 & 0x1fff,
+            (keep >> 32) as u16 & 0x1fff,
+            (keep >> 48) as u16 & 0x1fff,
+        ];
+        let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+        let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
+        let key = if sum == u32::from(m) && !lanes.contains(&m) {
+            1 << 63 | u64::from(m)
         } else {
-            let i = self.next;
-            self.cache[i] = t;
-            self.next = (i + 1) % ONE_CARD_CACHE;
-            i
+            keep
         };
-        &self.cache[i]
+        let i = match self.cache.iter().position(|t| t.key == key) {
+            Some(i) => i,
+            None if self.cache.len() < ONE_CARD_CACHE => {
+                let t = OneCard::new(key, keep, self.no_pair, self.spot.ace_five_straight);
+                self.cache.push(t);
+                self.cache.len() - 1
+            }
+            None => return None,
+        };
+        self.last = i;
+        self.last_keep = keep;
+        Some(&self.cache[i])
     }
 }
 
@@ -528,7 +589,7 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     }
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tally = Tally::<1>::new();
-    let mut sim = Sim::new(spot, unseen);
+    let mut sim = Sim::new(spot);
     for _ in 0..cfg.samples {
         pool.reset();
         let (best, tied) = sim.opponents_best(&mut pool);
@@ -733,7 +794,7 @@ fn sampled_keeps(
     }
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-    let mut sim = Sim::new(spot, unseen);
+    let mut sim = Sim::new(spot);
     for _ in 0..cfg.samples {
         pool.reset();
         let (best, tied) = sim.opponents_best(&mut pool);

@@ -152,7 +152,7 @@ impl Pool {
     /// `n` random undealt cards as a card mask.
     ///
     /// Why not [`Pool::deal_mask`] `n` times: here the pool and the random bits stay in registers
-    /// and a try costs about five instructions. Each try takes six random bits as a position of
+    /// and a try costs about eight instructions and no branch but the loop's. Each try takes six random bits as a position of
     /// the card mask (16 per suit, 64 in all) and keeps the card when it is undealt, so every
     /// undealt card is equally likely and nothing is rounded (no modulo); a random number serves
     /// ten tries, and with more than a dozen cards left well over one try in five succeeds. A pool
@@ -171,19 +171,21 @@ impl Pool {
         }
         let mut avail = self.avail;
         let mut got = 0u64;
-        let mut k = n;
+        let mut k = u64::from(n);
+        // Without branches on the outcome of a try (a miss is about as likely as a hit, so a branch
+        // would be mispredicted at every other card): a missed card moves nothing.
         'deal: loop {
             let mut r = self.rng.next_u64();
             for _ in 0..10 {
-                let b = 1u64 << (r & 63);
+                let p = r & 63;
                 r >>= 6;
-                if avail & b != 0 {
-                    avail ^= b;
-                    got |= b;
-                    k -= 1;
-                    if k == 0 {
-                        break 'deal;
-                    }
+                let hit = avail >> p & 1;
+                let b = hit << p;
+                avail ^= b;
+                got |= b;
+                k -= hit;
+                if k == 0 {
+                    break 'deal;
                 }
             }
         }
@@ -198,7 +200,7 @@ impl Pool {
     ///
     /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
     /// (five bits a try) or up to the king (six), keeping a card when its rank is still wanted;
-    /// after 64 misses in a row (a wanted set of one or two cards) the card is chosen by counting.
+    /// after 64 tries (a wanted set of one or two cards) the rest are chosen by counting.
     #[inline]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
         if count == 0 {
@@ -208,49 +210,71 @@ impl Pool {
         let mut spread = LANES * ((1u64 << (u32::from(bar) + 1)) - 1);
         let mut avail = self.avail;
         let mut hand = 0u64;
-        let mut k = count;
+        let mut k = u64::from(count);
         let mut r = 0u64;
         let mut r_bits = 0u32;
-        let mut misses = 0u32;
-        loop {
+        let mut tries = 0u32;
+        while k > 0 {
             let eligible = avail & spread;
-            if eligible == 0 {
-                // No card of a rank still wanted is left: any cards.
+            if eligible == 0 || tries == 64 {
                 self.avail = avail;
-                self.left -= count - k;
-                return hand | self.deal_bits(k);
+                self.left -= count - k as u32;
+                if eligible == 0 {
+                    // No card of a rank still wanted is left: any cards.
+                    return hand | self.deal_bits(k as u32);
+                }
+                // A wanted set of one or two cards, missed 64 times: choose by counting.
+                let b = select(eligible, self.rng.below(eligible.count_ones() as usize));
+                let b = self.take(b);
+                return hand
+                    | b
+                    | self.deal_distinct_low_rest(
+                        k as u32 - 1,
+                        spread & !(LANES << (b.trailing_zeros() & 15)),
+                    );
             }
             if r_bits < 6 {
                 r = self.rng.next_u64();
                 r_bits = 64;
             }
-            let (pos, used) = if narrow {
+            let (p, used) = if narrow {
                 ((r & 7) | (r & 0x18) << 1, 5)
             } else {
                 (r & 63, 6)
             };
             r >>= used;
             r_bits -= used;
-            let mut b = 1u64 << pos;
-            if eligible & b == 0 {
-                misses += 1;
-                if misses < 64 {
-                    continue;
-                }
-                let n = eligible.count_ones() as usize;
-                b = select(eligible, self.rng.below(n));
-            }
-            misses = 0;
+            tries += 1;
+            // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
+            let hit = eligible >> p & 1;
+            let b = hit << p;
             avail ^= b;
             hand |= b;
-            spread &= !(LANES << (b.trailing_zeros() & 15));
-            k -= 1;
-            if k == 0 {
-                self.avail = avail;
-                self.left -= count;
-                return hand;
-            }
+            spread &= !((LANES << (p & 15)) * hit);
+            k -= hit;
         }
+        self.avail = avail;
+        self.left -= count;
+        hand
+    }
+
+    /// [`Pool::deal_distinct_low`] after a card chosen by counting: the `count` cards still to
+    /// deal among the ranks of `spread`, one at a time by counting (rare: the wanted cards are
+    /// nearly gone).
+    fn deal_distinct_low_rest(&mut self, count: u32, mut spread: u64) -> u64 {
+        let mut hand = 0;
+        for _ in 0..count {
+            let eligible = self.avail & spread;
+            let b = if eligible == 0 {
+                self.deal_mask()
+            } else {
+                let b = select(eligible, self.rng.below(eligible.count_ones() as usize));
+                self.take(b)
+            };
+            hand |= b;
+            spread &= !(LANES << (b.trailing_zeros() & 15));
+        }
+        hand
     }
 }
 
