@@ -157,7 +157,7 @@ impl Pool {
     /// undealt card is equally likely and nothing is rounded (no modulo); a random number serves
     /// ten tries, and with more than a dozen cards left well over one try in five succeeds. A pool
     /// that is nearly empty takes the careful path, one card at a time.
-    #[inline]
+    #[inline(always)]
     pub fn deal_bits(&mut self, n: u32) -> u64 {
         if n == 0 {
             return 0;
@@ -201,7 +201,7 @@ impl Pool {
     /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
     /// (five bits a try) or up to the king (six), keeping a card when its rank is still wanted;
     /// after 64 tries (a wanted set of one or two cards) the rest are chosen by counting.
-    #[inline]
+    #[inline(always)]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
         if count == 0 {
             return 0;
