@@ -408,14 +408,18 @@ impl OneCard {
 /// a few samples.
 const ONE_CARD_CACHE: usize = 32;
 
+/// Entries of the memo of keeps found lately (a power of two: the hash keeps four bits).
+const RECENT: usize = 16;
+
 /// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
 struct Sim<'a> {
     spot: &'a DrawSpot,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
-    /// The keep found last (no keep is empty, so the first is looked up) and its slot.
-    last_keep: u64,
-    last: usize,
+    /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
+    /// so an empty entry never matches): [`best_keep`] asks for its candidates in turn.
+    recent_keep: [u64; RECENT],
+    recent: [u8; RECENT],
 }
 
 impl<'a> Sim<'a> {
@@ -424,8 +428,8 @@ impl<'a> Sim<'a> {
             spot,
             no_pair: &NO_PAIR,
             cache: Vec::new(),
-            last_keep: 0,
-            last: 0,
+            recent_keep: [0; RECENT],
+            recent: [0; RECENT],
         }
     }
 
@@ -504,8 +508,9 @@ impl<'a> Sim<'a> {
     /// lowest suit) builds one table. Other keeps are found by their cards.
     #[inline]
     fn one_card(&mut self, keep: u64) -> Option<&OneCard> {
-        if keep == self.last_keep {
-            return Some(&self.cache[self.last]);
+        let h = (keep.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize;
+        if self.recent_keep[h] == keep {
+            return Some(&self.cache[usize::from(self.recent[h])]);
         }
         let lanes = [
             keep as u16 & 0x1fff,
@@ -529,8 +534,8 @@ impl<'a> Sim<'a> {
             }
             None => return None,
         };
-        self.last = i;
-        self.last_keep = keep;
+        self.recent_keep[h] = keep;
+        self.recent[h] = i as u8;
         Some(&self.cache[i])
     }
 }
