@@ -200,67 +200,65 @@ impl Pool {
     ///
     /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
     /// (five bits a try) or up to the king (six), keeping a card when its rank is still wanted;
-    /// after 64 tries (a wanted set of one or two cards) the rest are chosen by counting.
+    /// after six random numbers' worth of tries (a wanted set of one or two cards) the rest are
+    /// chosen by counting.
     #[inline(always)]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
         if count == 0 {
             return 0;
         }
-        let narrow = bar < 8;
-        let mut spread = LANES * ((1u64 << (u32::from(bar) + 1)) - 1);
+        let spread = LANES * ((1u64 << (u32::from(bar) + 1)) - 1);
+        if bar < 8 {
+            self.distinct_low::<3>(count, spread)
+        } else {
+            self.distinct_low::<4>(count, spread)
+        }
+    }
+
+    /// [`Pool::deal_distinct_low`] with ranks of `RANK_BITS` bits: rounds of tries on one random
+    /// number each, the pool checked between rounds.
+    #[inline(always)]
+    fn distinct_low<const RANK_BITS: u32>(&mut self, count: u32, mut spread: u64) -> u64 {
+        let per = RANK_BITS + 2;
+        let rank_mask = (1u64 << RANK_BITS) - 1;
         let mut avail = self.avail;
         let mut hand = 0u64;
         let mut k = u64::from(count);
-        let mut r = 0u64;
-        let mut r_bits = 0u32;
-        let mut tries = 0u32;
-        while k > 0 {
+        for _ in 0..6 {
             let eligible = avail & spread;
-            if eligible == 0 || tries == 64 {
+            if eligible == 0 {
+                // No card of a rank still wanted is left: any cards.
                 self.avail = avail;
                 self.left -= count - k as u32;
-                if eligible == 0 {
-                    // No card of a rank still wanted is left: any cards.
-                    return hand | self.deal_bits(k as u32);
+                return hand | self.deal_bits(k as u32);
+            }
+            let mut r = self.rng.next_u64();
+            for _ in 0..64 / per {
+                let p = (r & rank_mask) | (r >> RANK_BITS & 3) << 4;
+                r >>= per;
+                // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
+                let hit = (avail & spread) >> p & 1;
+                let b = hit << p;
+                avail ^= b;
+                hand |= b;
+                spread &= !((LANES << (p & 15)) * hit);
+                k -= hit;
+                if k == 0 {
+                    self.avail = avail;
+                    self.left -= count;
+                    return hand;
                 }
-                // A wanted set of one or two cards, missed 64 times: choose by counting.
-                let b = select(eligible, self.rng.below(eligible.count_ones() as usize));
-                let b = self.take(b);
-                return hand
-                    | b
-                    | self.deal_distinct_low_rest(
-                        k as u32 - 1,
-                        spread & !(LANES << (b.trailing_zeros() & 15)),
-                    );
             }
-            if r_bits < 6 {
-                r = self.rng.next_u64();
-                r_bits = 64;
-            }
-            let (p, used) = if narrow {
-                ((r & 7) | (r & 0x18) << 1, 5)
-            } else {
-                (r & 63, 6)
-            };
-            r >>= used;
-            r_bits -= used;
-            tries += 1;
-            // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
-            let hit = eligible >> p & 1;
-            let b = hit << p;
-            avail ^= b;
-            hand |= b;
-            spread &= !((LANES << (p & 15)) * hit);
-            k -= hit;
         }
+        // A wanted set of one or two cards, missed every time: choose by counting.
         self.avail = avail;
-        self.left -= count;
-        hand
+        self.left -= count - k as u32;
+        hand | self.deal_distinct_low_rest(k as u32, spread)
     }
 
-    /// [`Pool::deal_distinct_low`] after a card chosen by counting: the `count` cards still to
-    /// deal among the ranks of `spread`, one at a time by counting (rare: the wanted cards are
-    /// nearly gone).
+    /// The rest of [`Pool::deal_distinct_low`] when the rejection missed too often: the `count`
+    /// cards still to deal among the ranks of `spread`, one at a time by counting (rare: the
+    /// wanted cards are nearly gone).
     fn deal_distinct_low_rest(&mut self, count: u32, mut spread: u64) -> u64 {
         let mut hand = 0;
         for _ in 0..count {
