@@ -10,6 +10,14 @@
 //! tests) can be given as such. Equity is the share of the pot won at showdown (ties split); it
 //! ignores folds, which is what pot odds need.
 //!
+//! A Monte Carlo *sample* deals and plays out every opponent and this seat once. When this seat's
+//! last draw is of one card to a four-card keep, that card is not dealt: the sample's share is the
+//! average over every card still undealt, counted exactly (the expectation of the dealt version
+//! given the rest of the sample, so the estimate stays unbiased and its error can only shrink;
+//! each sample is still one independent draw of everything else, and the standard error is that
+//! of the mean of the samples' shares). With one draw left against known hands that average is
+//! the whole answer, and the error is zero.
+//!
 //! ```
 //! use pitboss_cards::{parse_cards, CardSet};
 //! use pitboss_equity::{draw, Config};
@@ -579,7 +587,8 @@ fn share(values: &[u32]) -> f64 {
 /// The equity of keeping `keep` (a subset of the hand) now, then drawing by [`policy`].
 ///
 /// Exact when no opponent has a draw left and every opponent is known and this is the last draw
-/// (all replacement sets are counted); otherwise Monte Carlo.
+/// (all replacement sets are counted); otherwise Monte Carlo ([`Config::samples`] samples, see
+/// the module docs for what a sample counts).
 ///
 /// # Errors
 /// A hand that is not five cards, a keep outside it, a draw with no draws left, a card given twice,

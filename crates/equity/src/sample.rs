@@ -61,10 +61,10 @@ fn select(mut mask: u64, k: usize) -> u64 {
 /// The unseen cards. `deal` takes a uniformly random card among those not yet dealt in this
 /// sample; `reset` puts them all back.
 ///
-/// Why a mask and rejection rather than a shuffled array: a random card id is accepted when still
-/// in the pool, which is most of the time (40-odd of 52 cards in play), so the branch is
-/// predictable and nothing is swapped or copied; a sample starts over with one store. Nearly
-/// empty pools (eight-handed draw simulations) are dealt by counting set bits instead.
+/// Why a mask and rejection rather than a shuffled array: a random card position is kept when
+/// still in the pool, which is often (40-odd cards in play), nothing is swapped or copied, and a
+/// sample starts over with one store ([`Pool::deal_bits`] has the details). Nearly empty pools
+/// (eight-handed draw simulations) are dealt by counting set bits instead.
 #[derive(Clone)]
 pub struct Pool {
     full: u64,
