@@ -398,18 +398,29 @@ impl OneCard {
     #[inline]
     fn share(&self, avail: u64, left: u32, best: u32, tied: u32) -> f64 {
         // The groups are best first and the unused slots hold 0, below every value: `j`, the
-        // number of groups that beat `best`, by a binary search of five steps without branches
-        // (at most 26 groups, so `j` stays below 32); group `j` ties when it equals `best`.
-        let mut j = 0;
-        for step in [16, 8, 4, 2, 1] {
-            j += step * usize::from(self.values[j + step - 1] > best);
-        }
+        // number of groups that beat `best`, is a count of 32 independent comparisons (vector
+        // instructions; a binary search's five dependent loads made a longer chain of latency,
+        // which the next sample waited for); group `j` ties when it equals `best`.
+        let j = self.values.iter().filter(|v| **v > best).count();
         let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
         let wins = (avail & self.better[j]).count_ones();
         let ties = (avail & tie).count_ones();
-        (f64::from(wins) + f64::from(ties) / f64::from(tied + 1)) / f64::from(left)
+        // Reciprocals from a table: a division's latency would hold up the next sample.
+        (f64::from(wins) + f64::from(ties) * RECIPROCAL[tied as usize + 1])
+            * RECIPROCAL[left as usize]
     }
 }
+
+/// `1 / n` for the numbers of cards and of tied players.
+static RECIPROCAL: [f64; 53] = {
+    let mut t = [0.0; 53];
+    let mut n = 1;
+    while n < 53 {
+        t[n] = 1.0 / n as f64;
+        n += 1;
+    }
+    t
+};
 
 /// How many four-card keeps [`Sim`] builds tables for: a query meets a handful (by rank mask),
 /// except that small keeps drawn several times reach many; each table costs about as much as
