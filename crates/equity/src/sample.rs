@@ -218,17 +218,18 @@ impl Pool {
     /// [`Pool::deal_distinct_low`] with ranks of `RANK_BITS` bits: rounds of tries on one random
     /// number each, the pool checked between rounds.
     #[inline(always)]
-    fn distinct_low<const RANK_BITS: u32>(&mut self, count: u32, mut spread: u64) -> u64 {
+    fn distinct_low<const RANK_BITS: u32>(&mut self, count: u32, spread: u64) -> u64 {
         let per = RANK_BITS + 2;
         let rank_mask = (1u64 << RANK_BITS) - 1;
-        let mut avail = self.avail;
+        // The cards still eligible, in one mask: a hit strikes out its whole rank (its own card
+        // with it), so a try's only dependence on the one before is this mask.
+        let mut eligible = self.avail & spread;
         let mut hand = 0u64;
         let mut k = u64::from(count);
         for _ in 0..6 {
-            let eligible = avail & spread;
             if eligible == 0 {
                 // No card of a rank still wanted is left: any cards.
-                self.avail = avail;
+                self.avail ^= hand;
                 self.left -= count - k as u32;
                 return hand | self.deal_bits(k as u32);
             }
@@ -237,23 +238,21 @@ impl Pool {
                 let p = (r & rank_mask) | (r >> RANK_BITS & 3) << 4;
                 r >>= per;
                 // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
-                let hit = (avail & spread) >> p & 1;
-                let b = hit << p;
-                avail ^= b;
-                hand |= b;
-                spread &= !((LANES << (p & 15)) * hit);
+                let hit = eligible >> p & 1;
+                hand |= hit << p;
+                eligible &= !((LANES << (p & 15)) & 0u64.wrapping_sub(hit));
                 k -= hit;
                 if k == 0 {
-                    self.avail = avail;
+                    self.avail ^= hand;
                     self.left -= count;
                     return hand;
                 }
             }
         }
         // A wanted set of one or two cards, missed every time: choose by counting.
-        self.avail = avail;
+        self.avail ^= hand;
         self.left -= count - k as u32;
-        hand | self.deal_distinct_low_rest(k as u32, spread)
+        hand | self.deal_distinct_low_rest(k as u32, eligible)
     }
 
     /// The rest of [`Pool::deal_distinct_low`] when the rejection missed too often: the `count`
