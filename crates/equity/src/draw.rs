@@ -404,7 +404,12 @@ impl OneCard {
         let j = self.values.iter().filter(|v| **v > best).count();
         let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
         let wins = (avail & self.better[j]).count_ones();
-        let ties = (avail & tie).count_ones();
+        // Ties are rare: a predictable branch skips their count.
+        let ties = if tie == 0 {
+            0
+        } else {
+            (avail & tie).count_ones()
+        };
         // Reciprocals from a table: a division's latency would hold up the next sample.
         (f64::from(wins) + f64::from(ties) * RECIPROCAL[tied as usize + 1])
             * RECIPROCAL[left as usize]
@@ -615,10 +620,26 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tally = Tally::<1>::new();
     let mut sim = Sim::new(spot);
-    for _ in 0..cfg.samples {
-        pool.reset();
-        let (best, tied) = sim.opponents_best(&mut pool);
-        tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
+    if spot.draws_left == 1 && keep.len() == 4 {
+        // This seat's only draw is of one card to `keep`: every sample counts it from the same
+        // table (the common query; no look-up per sample).
+        let table = *sim.one_card(keep.bits()).expect("an empty cache has room");
+        for _ in 0..cfg.samples {
+            pool.reset();
+            let (best, tied) = sim.opponents_best(&mut pool);
+            let share = if pool.left() > 0 {
+                table.share(pool.avail(), pool.left(), best, tied)
+            } else {
+                sim.hero_share(keep.bits(), &mut pool, best, tied)
+            };
+            tally.add(1.0, [share]);
+        }
+    } else {
+        for _ in 0..cfg.samples {
+            pool.reset();
+            let (best, tied) = sim.opponents_best(&mut pool);
+            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
+        }
     }
     Ok(DrawEquity {
         share: tally.means()[0],
