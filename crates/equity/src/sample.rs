@@ -199,7 +199,8 @@ impl Pool {
     /// draw models give an opponent "good" cards. Returns them as a card mask.
     ///
     /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
-    /// (five bits a try) or up to the king (six), keeping a card when its rank is still wanted;
+    /// or up to the king (six bits a try, some rank bits cleared), keeping a card when its rank
+    /// is still wanted;
     /// after six random numbers' worth of tries (a wanted set of one or two cards) the rest are
     /// chosen by counting.
     #[inline(always)]
@@ -219,8 +220,9 @@ impl Pool {
     /// number each, the pool checked between rounds.
     #[inline(always)]
     fn distinct_low<const RANK_BITS: u32>(&mut self, count: u32, spread: u64) -> u64 {
-        let per = RANK_BITS + 2;
-        let rank_mask = (1u64 << RANK_BITS) - 1;
+        // A try's six bits as a card position, the rank bits above `RANK_BITS` cleared: the
+        // suit (bits 4 and 5) and a rank below `1 << RANK_BITS`, in one mask.
+        let position = ((1u64 << RANK_BITS) - 1) | 0x30;
         // The cards still eligible, in one mask: a hit strikes out its whole rank (its own card
         // with it), so a try's only dependence on the one before is this mask.
         let mut eligible = self.avail & spread;
@@ -234,9 +236,9 @@ impl Pool {
                 return hand | self.deal_bits(k as u32);
             }
             let mut r = self.rng.next_u64();
-            for _ in 0..64 / per {
-                let p = (r & rank_mask) | (r >> RANK_BITS & 3) << 4;
-                r >>= per;
+            for _ in 0..10 {
+                let p = r & position;
+                r >>= 6;
                 // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
                 let hit = eligible >> p & 1;
                 hand |= hit << p;
