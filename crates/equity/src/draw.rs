@@ -280,8 +280,8 @@ fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
     hand
 }
 
-/// Deuce-to-seven values of five distinct ranks that are not a flush, by 13-bit rank mask (A-2-3-4-5
-/// read as ace high; the other table option is left to the full evaluator).
+/// Deuce-to-seven values of five distinct ranks that are not a flush, by 13-bit rank mask
+/// (A-2-3-4-5 read as ace high; the other table option is left to the full evaluator).
 ///
 /// Why: such a hand's value depends only on its ranks, and nearly every final hand of a
 /// simulation is one; a lookup by the mask the drawing rule has already computed is cheaper than

@@ -152,11 +152,12 @@ impl Pool {
     /// `n` random undealt cards as a card mask.
     ///
     /// Why not [`Pool::deal_mask`] `n` times: here the pool and the random bits stay in registers
-    /// and a try costs about eight instructions and no branch but the loop's. Each try takes six random bits as a position of
-    /// the card mask (16 per suit, 64 in all) and keeps the card when it is undealt, so every
-    /// undealt card is equally likely and nothing is rounded (no modulo); a random number serves
-    /// ten tries, and with more than a dozen cards left well over one try in five succeeds. A pool
-    /// that is nearly empty takes the careful path, one card at a time.
+    /// and a try costs about eight instructions and no branch but the loop's. Each try takes six
+    /// random bits as a position of the card mask (16 per suit, 64 in all) and keeps the card
+    /// when it is undealt, so every undealt card is equally likely and nothing is rounded (no
+    /// modulo); a random number serves ten tries, and with more than a dozen cards left well over
+    /// one try in five succeeds. A pool that is nearly empty takes the careful path, one card at a
+    /// time.
     #[inline(always)]
     pub fn deal_bits(&mut self, n: u32) -> u64 {
         if n == 0 {
@@ -200,9 +201,8 @@ impl Pool {
     ///
     /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
     /// or up to the king (six bits a try, some rank bits cleared), keeping a card when its rank
-    /// is still wanted;
-    /// after six random numbers' worth of tries (a wanted set of one or two cards) the rest are
-    /// chosen by counting.
+    /// is still wanted; after six random numbers' worth of tries (a wanted set of one or two
+    /// cards) the rest are chosen by counting.
     #[inline(always)]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
         if count == 0 {
