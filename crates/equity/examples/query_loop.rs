@@ -1,8 +1,14 @@
 //! Runs one of the bench's queries many times, for profilers and cycle counters on a shared
 //! machine: `perf stat -e cycles:u cargo run --release -p pitboss-equity --example query_loop --
 //! stud_river 10000` counts only this process's cycles (wall-clock benches suffer from neighbours).
+//!
+//! `query_loop QUERY N ROUNDS` times instead: after one query (which builds the tables), ROUNDS
+//! rounds of N queries each, and prints the least wall-clock time per query of a round. Short
+//! rounds and the least of many find the moments the neighbours left the core alone, and the
+//! start-up (tables built in a few milliseconds) is not counted.
 
 use std::hint::black_box;
+use std::time::Instant;
 
 use pitboss_cards::{parse_cards, CardSet};
 use pitboss_equity::draw::{self, DrawOpponent, DrawSpot};
@@ -52,9 +58,9 @@ fn main() {
         ace_five_straight: false,
     };
     let (d1, d3) = (draw_spot(1), draw_spot(3));
-    let mut acc = 0.0;
-    for _ in 0..n {
-        acc += match which.as_str() {
+    let rounds: Option<u32> = args.next().map(|s| s.parse().expect("a round count"));
+    let query = || -> f64 {
+        match which.as_str() {
             "stud_river" => {
                 stud::equity(black_box(&river), &Config::default(), None)
                     .unwrap()
@@ -84,7 +90,27 @@ fn main() {
                     .share
             }
             other => panic!("unknown query {other}"),
-        };
+        }
+    };
+    if let Some(rounds) = rounds {
+        black_box(query());
+        let mut best = f64::INFINITY;
+        for _ in 0..rounds {
+            let t = Instant::now();
+            for _ in 0..n {
+                black_box(query());
+            }
+            best = best.min(t.elapsed().as_secs_f64() / f64::from(n));
+        }
+        println!(
+            "{which}: {:.1} us per query (least of {rounds} rounds of {n})",
+            best * 1e6
+        );
+        return;
+    }
+    let mut acc = 0.0;
+    for _ in 0..n {
+        acc += query();
     }
     println!("{which} x{n}: mean share {:.4}", acc / f64::from(n));
 }

@@ -10,6 +10,14 @@
 //! tests) can be given as such. Equity is the share of the pot won at showdown (ties split); it
 //! ignores folds, which is what pot odds need.
 //!
+//! A Monte Carlo *sample* deals and plays out every opponent and this seat once. When this seat's
+//! last draw is of one card to a four-card keep, that card is not dealt: the sample's share is the
+//! average over every card still undealt, counted exactly (the expectation of the dealt version
+//! given the rest of the sample, so the estimate stays unbiased and its error can only shrink;
+//! each sample is still one independent draw of everything else, and the standard error is that
+//! of the mean of the samples' shares). With one draw left against known hands that average is
+//! the whole answer, and the error is zero.
+//!
 //! ```
 //! use pitboss_cards::{parse_cards, CardSet};
 //! use pitboss_equity::{draw, Config};
@@ -31,7 +39,9 @@
 use pitboss_cards::eval::deuce_to_seven;
 use pitboss_cards::{Card, CardSet};
 
-use crate::sample::{Pool, Tally};
+use std::sync::LazyLock;
+
+use crate::sample::{Pool, Tally, LANES};
 use crate::{Config, EquityError};
 
 /// An opponent in a draw hand.
@@ -142,7 +152,7 @@ pub fn policy(hand: CardSet, draws_left: u8) -> CardSet {
 
 /// The highest top card worth standing pat on with `draws_left` draws to come.
 #[inline]
-fn pat_bar(draws_left: u8) -> u8 {
+const fn pat_bar(draws_left: u8) -> u8 {
     match draws_left {
         3.. => EIGHT,
         2 => NINE,
@@ -190,13 +200,48 @@ fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
     // Five cards have five ranks exactly when the suit lanes share no rank (their sum has no
     // carry); with five ranks they are a flush exactly when one lane holds them all.
     let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
-    let distinct = sum == u32::from(m);
-    let one_suit = lanes.contains(&m);
-    if distinct && !one_suit && !straight(m) && top(m) <= pat_bar(draws_left) {
-        return (hand, 5);
+    if sum == u32::from(m) && !lanes.contains(&m) {
+        let e = KEEP5[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
+        let want = u64::from(e & 0x1fff);
+        return (CardSet::from_bits(b & (LANES * want)), u32::from(e >> 13));
     }
     keep_lowest(b, m & keep_ranks(draws_left))
 }
+
+/// The rule for five distinct ranks that are not a flush, by rank mask and draws left (1, 2, 3+):
+/// the ranks kept (all five to stand pat) and their number in the top three bits. Such a hand
+/// holds one card of each rank, so the ranks name the cards.
+///
+/// Why a table: it is most hands the simulations meet, and the straight test, the pat bar and
+/// the count of the ranks kept become one lookup (48 KiB, built at compile time).
+static KEEP5: [[u16; 8192]; 3] = {
+    let mut t = [[0u16; 8192]; 3];
+    let mut left = 1;
+    while left <= 3 {
+        let bar = pat_bar(left as u8);
+        let keep_bar = if left <= 1 { NINE } else { EIGHT };
+        let mut m = 0usize;
+        while m < 8192 {
+            if m.count_ones() == 5 {
+                let r = m as u32;
+                let straight = r & r << 1 & r << 2 & r << 3 & r << 4 != 0;
+                let top = 31 - r.leading_zeros();
+                t[left - 1][m] = if !straight && top <= bar as u32 {
+                    m as u16 | 5 << 13
+                } else {
+                    let mut want = r & ((1 << (keep_bar + 1)) - 1);
+                    if want.count_ones() == 5 {
+                        want &= !(1 << (31 - want.leading_zeros()));
+                    }
+                    want as u16 | (want.count_ones() as u16) << 13
+                };
+            }
+            m += 1;
+        }
+        left += 1;
+    }
+    t
+};
 
 /// The number of ranks in a 13-bit mask, by table (no `popcnt` on the baseline target).
 #[inline]
@@ -213,26 +258,310 @@ fn pop13(m: u16) -> u32 {
     u32::from(POP[usize::from(m & 0x1fff)])
 }
 
-/// The current five cards of a modelled opponent (see the module docs).
+/// The current five cards of a modelled opponent (see the module docs), as a card mask.
 #[inline]
-fn model_hand(pool: &mut Pool, drew: Option<u8>) -> CardSet {
+fn model_hand(pool: &mut Pool, drew: Option<u8>) -> u64 {
     let (good, bar) = match drew {
         None | Some(5..) => (0, 0),
         Some(0) => (5, TEN),
         Some(d) => (5 - d, EIGHT),
     };
     let hand = pool.deal_distinct_low(u32::from(good), bar);
-    CardSet::from_bits(hand).union(pool.deal_set(u32::from(5 - good)))
+    hand | pool.deal_bits(u32::from(5 - good))
 }
 
-/// Plays `draws` draws of the standard rule on `hand`.
+/// Plays `draws` draws of the standard rule on `hand` (a card mask).
 #[inline]
-fn play_out(pool: &mut Pool, mut hand: CardSet, draws: u8) -> CardSet {
+fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
     for left in (1..=draws).rev() {
-        let (keep, kept) = policy5(hand, left);
-        hand = keep.union(pool.deal_set(5 - kept));
+        let (keep, kept) = policy5(CardSet::from_bits(hand), left);
+        hand = keep.bits() | pool.deal_bits(5 - kept);
     }
     hand
+}
+
+/// Deuce-to-seven values of five distinct ranks that are not a flush, by 13-bit rank mask
+/// (A-2-3-4-5 read as ace high; the other table option is left to the full evaluator).
+///
+/// Why: such a hand's value depends only on its ranks, and nearly every final hand of a
+/// simulation is one; a lookup by the mask the drawing rule has already computed is cheaper than
+/// the evaluator's perfect hash of the rank multiset.
+static NO_PAIR: LazyLock<Box<[u32; 8192]>> = LazyLock::new(|| {
+    let mut t = Box::new([0u32; 8192]);
+    for (m, v) in t.iter_mut().enumerate() {
+        let m = m as u64;
+        if m.count_ones() == 5 {
+            // The lowest rank a club, the others diamonds: not a flush.
+            let low = m & m.wrapping_neg();
+            *v = deuce_to_seven(CardSet::from_bits(low | (m ^ low) << 16), false).get();
+        }
+    }
+    t
+});
+
+/// A-2-3-4-5, the one rank mask the two straight rules disagree on.
+const WHEEL: u16 = 0b1_0000_0000_1111;
+
+/// The deuce-to-seven value of five cards (as a card mask): the rank-mask table when the ranks are
+/// distinct and not all of one suit, else the evaluator.
+#[inline]
+fn value5(no_pair: &[u32; 8192], b: u64, afs: bool) -> u32 {
+    let lanes = [
+        b as u16 & 0x1fff,
+        (b >> 16) as u16 & 0x1fff,
+        (b >> 32) as u16 & 0x1fff,
+        (b >> 48) as u16 & 0x1fff,
+    ];
+    let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+    let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
+    if sum == u32::from(m) && !lanes.contains(&m) && !(afs && m == WHEEL) {
+        return no_pair[usize::from(m)];
+    }
+    deuce_to_seven(CardSet::from_bits(b), afs).get()
+}
+
+/// Room for the distinct values this seat's five cards can take over the card drawn to a four-card
+/// keep: one per rank, and one more per rank for the cards that complete a flush (26), rounded up
+/// for the vectorised count.
+const ONE_CARD_GROUPS: usize = 32;
+
+/// This seat's value for every card it could draw to a four-card keep, grouped by value, best
+/// first: what lets a sample count its last one-card draw exactly (see [`Sim::hero_share`]).
+///
+/// Why by value with card masks: given the opponents' best final value, the cards that win are
+/// those of the groups above it, so the chance of winning is two population counts of the
+/// undealt cards, whatever the opponents took.
+#[derive(Clone, Copy)]
+struct OneCard {
+    key: u64,
+    len: usize,
+    values: [u32; ONE_CARD_GROUPS],
+    cards: [u64; ONE_CARD_GROUPS],
+    /// `better[j]`: the cards of the groups before `j`.
+    better: [u64; ONE_CARD_GROUPS + 1],
+}
+
+impl OneCard {
+    /// The table of the four cards `keep`, under `key` (see [`Sim::one_card`]). Every card not
+    /// in the keep is grouped: a sample only ever counts the undealt ones.
+    fn new(key: u64, keep: u64, no_pair: &[u32; 8192], afs: bool) -> OneCard {
+        let mut t = OneCard {
+            key,
+            len: 0,
+            values: [0; ONE_CARD_GROUPS],
+            cards: [0; ONE_CARD_GROUPS],
+            better: [0; ONE_CARD_GROUPS + 1],
+        };
+        // Without five of a suit, a card's rank decides the value; the keep's suit, when all four
+        // cards share one, is counted apart.
+        let mut flush_lane = 0u64;
+        for lane in 0..4 {
+            let l = 0x1fffu64 << (16 * lane);
+            if keep & !l == 0 {
+                flush_lane = l;
+            }
+        }
+        for r in 0..13 {
+            let of_rank = LANES << r & !keep;
+            for part in [of_rank & flush_lane, of_rank & !flush_lane] {
+                if part == 0 {
+                    continue;
+                }
+                let v = value5(no_pair, keep | (part & part.wrapping_neg()), afs);
+                match t.values[..t.len].iter().position(|x| *x == v) {
+                    Some(j) => t.cards[j] |= part,
+                    None => {
+                        t.values[t.len] = v;
+                        t.cards[t.len] = part;
+                        t.len += 1;
+                    }
+                }
+            }
+        }
+        // Best first (insertion sort of at most 26 groups).
+        for i in 1..t.len {
+            let mut j = i;
+            while j > 0 && t.values[j - 1] < t.values[j] {
+                t.values.swap(j - 1, j);
+                t.cards.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for j in 0..t.len {
+            t.better[j + 1] = t.better[j] | t.cards[j];
+        }
+        t
+    }
+
+    /// The expected share of a card drawn uniformly from `avail` (`left` cards) against
+    /// opponents whose best value is `best`, held by `tied` of them.
+    #[inline]
+    fn share(&self, avail: u64, left: u32, best: u32, tied: u32) -> f64 {
+        // The groups are best first and the unused slots hold 0, below every value: `j`, the
+        // number of groups that beat `best`, is a count of 32 independent comparisons (vector
+        // instructions; a binary search's five dependent loads made a longer chain of latency,
+        // which the next sample waited for); group `j` ties when it equals `best`.
+        let j = self.values.iter().filter(|v| **v > best).count();
+        let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
+        let wins = (avail & self.better[j]).count_ones();
+        // Ties are rare: a predictable branch skips their count.
+        let ties = if tie == 0 {
+            0
+        } else {
+            (avail & tie).count_ones()
+        };
+        // Reciprocals from a table: a division's latency would hold up the next sample.
+        (f64::from(wins) + f64::from(ties) * RECIPROCAL[tied as usize + 1])
+            * RECIPROCAL[left as usize]
+    }
+}
+
+/// `1 / n` for the numbers of cards and of tied players.
+static RECIPROCAL: [f64; 53] = {
+    let mut t = [0.0; 53];
+    let mut n = 1;
+    while n < 53 {
+        t[n] = 1.0 / n as f64;
+        n += 1;
+    }
+    t
+};
+
+/// How many four-card keeps [`Sim`] builds tables for: a query meets a handful (by rank mask),
+/// except that small keeps drawn several times reach many; each table costs about as much as
+/// a few samples.
+const ONE_CARD_CACHE: usize = 32;
+
+/// Entries of the memo of keeps found lately (a power of two: the hash keeps four bits).
+const RECENT: usize = 16;
+
+/// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
+struct Sim<'a> {
+    spot: &'a DrawSpot,
+    no_pair: &'static [u32; 8192],
+    cache: Vec<OneCard>,
+    /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
+    /// so an empty entry never matches): [`best_keep`] asks for its candidates in turn.
+    recent_keep: [u64; RECENT],
+    recent: [u8; RECENT],
+}
+
+impl<'a> Sim<'a> {
+    fn new(spot: &'a DrawSpot) -> Sim<'a> {
+        Sim {
+            spot,
+            no_pair: &NO_PAIR,
+            cache: Vec::new(),
+            recent_keep: [0; RECENT],
+            recent: [0; RECENT],
+        }
+    }
+
+    /// Deals every opponent's hand of one sample and plays it out: the best final value among
+    /// them and how many hold it. Opponents are dealt before this seat's draw; dealing is uniform
+    /// without replacement, so the order changes no probability, and it lets [`best_keep`] play
+    /// the opponents once per sample for every candidate keep, and [`Sim::hero_share`] count this
+    /// seat's last card exactly against them.
+    #[inline]
+    fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
+        let (mut best, mut tied) = (0, 0);
+        for o in &self.spot.opponents {
+            let h = match o.known {
+                Some(k) => k.bits(),
+                None => model_hand(pool, o.drew),
+            };
+            let h = play_out(pool, h, o.draws_left);
+            let v = value5(self.no_pair, h, self.spot.ace_five_straight);
+            if v > best {
+                (best, tied) = (v, 1);
+            } else if v == best {
+                tied += 1;
+            }
+        }
+        (best, tied)
+    }
+
+    /// This seat's share of one sample after keeping `keep` now and drawing by [`policy`]
+    /// afterwards, against opponents whose best final value is `best` (held by `tied` of them).
+    ///
+    /// When this seat's last draw is of one card, that card is not dealt: the share is averaged
+    /// over every card still undealt (each equally likely), counted from the keep's [`OneCard`]
+    /// table. That is the conditional expectation of the sampled share given everything else in
+    /// the sample, so the estimate stays unbiased and its variance can only shrink (Rao and
+    /// Blackwell), for the price of two population counts instead of a card and an evaluation.
+    #[inline]
+    fn hero_share(&mut self, keep: u64, pool: &mut Pool, best: u32, tied: u32) -> f64 {
+        let afs = self.spot.ace_five_straight;
+        let mut hand = keep;
+        if self.spot.draws_left > 0 {
+            let mut need = 5 - CardSet::from_bits(keep).len();
+            let mut after = self.spot.draws_left - 1;
+            loop {
+                if after == 0 && need == 1 && pool.left() > 0 {
+                    if let Some(t) = self.one_card(hand) {
+                        return t.share(pool.avail(), pool.left(), best, tied);
+                    }
+                }
+                hand |= pool.deal_bits(need);
+                if after == 0 {
+                    break;
+                }
+                let (k, kept) = policy5(CardSet::from_bits(hand), after);
+                hand = k.bits();
+                need = 5 - kept;
+                after -= 1;
+            }
+        }
+        let v = value5(self.no_pair, hand, afs);
+        if v > best {
+            1.0
+        } else if v == best {
+            1.0 / f64::from(tied + 1)
+        } else {
+            0.0
+        }
+    }
+
+    /// The [`OneCard`] table of a four-card keep, built on first use; `None` when the cache is
+    /// full of other keeps (the card is then dealt: either way the sample's share has the same
+    /// expectation given what was dealt before, so which one a sample uses biases nothing).
+    ///
+    /// Four distinct ranks not all of one suit can make no flush, so every keep of those ranks
+    /// has the same table (the keep's own cards are never undealt): it is found by the rank mask
+    /// alone, and a simulation whose keeps differ only by suits (pairing a rank and keeping the
+    /// lowest suit) builds one table. Other keeps are found by their cards.
+    #[inline]
+    fn one_card(&mut self, keep: u64) -> Option<&OneCard> {
+        let h = (keep.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize;
+        if self.recent_keep[h] == keep {
+            return Some(&self.cache[usize::from(self.recent[h])]);
+        }
+        let lanes = [
+            keep as u16 & 0x1fff,
+            (keep >> 16) as u16 & 0x1fff,
+            (keep >> 32) as u16 & 0x1fff,
+            (keep >> 48) as u16 & 0x1fff,
+        ];
+        let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+        let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
+        let key = if sum == u32::from(m) && !lanes.contains(&m) {
+            1 << 63 | u64::from(m)
+        } else {
+            keep
+        };
+        let i = match self.cache.iter().position(|t| t.key == key) {
+            Some(i) => i,
+            None if self.cache.len() < ONE_CARD_CACHE => {
+                let t = OneCard::new(key, keep, self.no_pair, self.spot.ace_five_straight);
+                self.cache.push(t);
+                self.cache.len() - 1
+            }
+            None => return None,
+        };
+        self.recent_keep[h] = keep;
+        self.recent[h] = i as u8;
+        Some(&self.cache[i])
+    }
 }
 
 fn check(spot: &DrawSpot, keep: CardSet) -> Result<CardSet, EquityError> {
@@ -274,7 +603,8 @@ fn share(values: &[u32]) -> f64 {
 /// The equity of keeping `keep` (a subset of the hand) now, then drawing by [`policy`].
 ///
 /// Exact when no opponent has a draw left and every opponent is known and this is the last draw
-/// (all replacement sets are counted); otherwise Monte Carlo.
+/// (all replacement sets are counted); otherwise Monte Carlo ([`Config::samples`] samples, see
+/// the module docs for what a sample counts).
 ///
 /// # Errors
 /// A hand that is not five cards, a keep outside it, a draw with no draws left, a card given twice,
@@ -289,14 +619,27 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     }
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tally = Tally::<1>::new();
-    let mut values = [0u32; 8];
-    let n = spot.opponents.len();
-    let need = 5 - keep.len();
-    for _ in 0..cfg.samples {
-        pool.reset();
-        opponents_final(spot, &mut pool, &mut values);
-        values[0] = hero_final(spot, keep, need, &mut pool);
-        tally.add(1.0, [share(&values[..=n])]);
+    let mut sim = Sim::new(spot);
+    if spot.draws_left == 1 && keep.len() == 4 {
+        // This seat's only draw is of one card to `keep`: every sample counts it from the same
+        // table (the common query; no look-up per sample).
+        let table = *sim.one_card(keep.bits()).expect("an empty cache has room");
+        for _ in 0..cfg.samples {
+            pool.reset();
+            let (best, tied) = sim.opponents_best(&mut pool);
+            let share = if pool.left() > 0 {
+                table.share(pool.avail(), pool.left(), best, tied)
+            } else {
+                sim.hero_share(keep.bits(), &mut pool, best, tied)
+            };
+            tally.add(1.0, [share]);
+        }
+    } else {
+        for _ in 0..cfg.samples {
+            pool.reset();
+            let (best, tied) = sim.opponents_best(&mut pool);
+            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
+        }
     }
     Ok(DrawEquity {
         share: tally.means()[0],
@@ -304,30 +647,6 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
         samples: tally.n,
         exact: false,
     })
-}
-
-/// Deals every opponent's hand of one sample and plays it out: the final values go to
-/// `values[1..]`. Opponents are dealt before this seat's draw; dealing is uniform without
-/// replacement, so the order changes no probability, and it lets [`best_keep`] play the
-/// opponents once per sample for every candidate keep.
-#[inline]
-fn opponents_final(spot: &DrawSpot, pool: &mut Pool, values: &mut [u32; 8]) {
-    for (i, o) in spot.opponents.iter().enumerate() {
-        let h = o.known.unwrap_or_else(|| model_hand(pool, o.drew));
-        let h = play_out(pool, h, o.draws_left);
-        values[i + 1] = deuce_to_seven(h, spot.ace_five_straight).get();
-    }
-}
-
-/// This seat's final value after keeping `keep` now and drawing by [`policy`] afterwards.
-#[inline]
-fn hero_final(spot: &DrawSpot, keep: CardSet, need: u32, pool: &mut Pool) -> u32 {
-    let mut hero = spot.hand;
-    if spot.draws_left > 0 {
-        hero = keep.union(pool.deal_set(need));
-        hero = play_out(pool, hero, spot.draws_left - 1);
-    }
-    deuce_to_seven(hero, spot.ace_five_straight).get()
 }
 
 /// Whether [`equity`] counts every outcome for this spot (given the keep's size).
@@ -519,19 +838,16 @@ fn sampled_keeps(
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
     }
-    let n = spot.opponents.len();
     let mut pool = Pool::new(unseen, cfg.seed);
     let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-    let mut values = [0u32; 8];
-    let needs: Vec<u32> = cands.iter().map(|k| 5 - k.len()).collect();
+    let mut sim = Sim::new(spot);
     for _ in 0..cfg.samples {
         pool.reset();
-        opponents_final(spot, &mut pool, &mut values);
+        let (best, tied) = sim.opponents_best(&mut pool);
         let after = pool.clone();
-        for ((keep, need), tally) in cands.iter().zip(&needs).zip(&mut tallies) {
+        for (keep, tally) in cands.iter().zip(&mut tallies) {
             pool.clone_from(&after);
-            values[0] = hero_final(spot, *keep, *need, &mut pool);
-            tally.add(1.0, [share(&values[..=n])]);
+            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
         }
     }
     Ok(tallies

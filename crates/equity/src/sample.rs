@@ -61,10 +61,10 @@ fn select(mut mask: u64, k: usize) -> u64 {
 /// The unseen cards. `deal` takes a uniformly random card among those not yet dealt in this
 /// sample; `reset` puts them all back.
 ///
-/// Why a mask and rejection rather than a shuffled array: a random card id is accepted when still
-/// in the pool, which is most of the time (40-odd of 52 cards in play), so the branch is
-/// predictable and nothing is swapped or copied; a sample starts over with one store. Nearly
-/// empty pools (eight-handed draw simulations) are dealt by counting set bits instead.
+/// Why a mask and rejection rather than a shuffled array: a random card position is kept when
+/// still in the pool, which is often (40-odd cards in play), nothing is swapped or copied, and a
+/// sample starts over with one store ([`Pool::deal_bits`] has the details). Nearly empty pools
+/// (eight-handed draw simulations) are dealt by counting set bits instead.
 #[derive(Clone)]
 pub struct Pool {
     full: u64,
@@ -134,57 +134,146 @@ impl Pool {
     /// `n` random undealt cards as a set.
     #[inline]
     pub fn deal_set(&mut self, n: u32) -> CardSet {
-        let mut s = 0;
-        for _ in 0..n {
-            s |= self.deal_mask();
+        CardSet::from_bits(self.deal_bits(n))
+    }
+
+    /// The cards still undealt in this sample, as a card mask.
+    #[inline]
+    pub fn avail(&self) -> u64 {
+        self.avail
+    }
+
+    /// How many cards are still undealt in this sample.
+    #[inline]
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// `n` random undealt cards as a card mask.
+    ///
+    /// Why not [`Pool::deal_mask`] `n` times: here the pool and the random bits stay in registers
+    /// and a try costs about eight instructions and no branch but the loop's. Each try takes six
+    /// random bits as a position of the card mask (16 per suit, 64 in all) and keeps the card
+    /// when it is undealt, so every undealt card is equally likely and nothing is rounded (no
+    /// modulo); a random number serves ten tries, and with more than a dozen cards left well over
+    /// one try in five succeeds. A pool that is nearly empty takes the careful path, one card at a
+    /// time.
+    #[inline(always)]
+    pub fn deal_bits(&mut self, n: u32) -> u64 {
+        if n == 0 {
+            return 0;
         }
-        CardSet::from_bits(s)
+        if self.left < n + 12 {
+            let mut s = 0;
+            for _ in 0..n {
+                s |= self.deal_mask();
+            }
+            return s;
+        }
+        let mut avail = self.avail;
+        let mut got = 0u64;
+        let mut k = u64::from(n);
+        // Without branches on the outcome of a try (a miss is about as likely as a hit, so a branch
+        // would be mispredicted at every other card): a missed card moves nothing.
+        'deal: loop {
+            let mut r = self.rng.next_u64();
+            for _ in 0..10 {
+                let p = r & 63;
+                r >>= 6;
+                let hit = avail >> p & 1;
+                let b = hit << p;
+                avail ^= b;
+                got |= b;
+                k -= hit;
+                if k == 0 {
+                    break 'deal;
+                }
+            }
+        }
+        self.avail = avail;
+        self.left -= n;
+        got
     }
 
     /// `count` random undealt cards of distinct ranks among the ranks `0..=bar` (each uniform among
     /// the undealt cards of the ranks not yet taken; any undealt card when none is left): how the
     /// draw models give an opponent "good" cards. Returns them as a card mask.
-    #[inline]
+    ///
+    /// The same rejection as [`Pool::deal_bits`], over the positions of the ranks up to the 9
+    /// or up to the king (six bits a try, some rank bits cleared), keeping a card when its rank
+    /// is still wanted; after six random numbers' worth of tries (a wanted set of one or two
+    /// cards) the rest are chosen by counting.
+    #[inline(always)]
     pub fn deal_distinct_low(&mut self, count: u32, bar: u8) -> u64 {
-        let mut list = [0u8; 13];
-        let mut n = usize::from(bar) + 1;
-        for (i, r) in list.iter_mut().enumerate().take(n) {
-            *r = i as u8;
+        if count == 0 {
+            return 0;
         }
-        let mut spread = LANES * ((1u64 << n) - 1);
+        let spread = LANES * ((1u64 << (u32::from(bar) + 1)) - 1);
+        if bar < 8 {
+            self.distinct_low::<3>(count, spread)
+        } else {
+            self.distinct_low::<4>(count, spread)
+        }
+    }
+
+    /// [`Pool::deal_distinct_low`] with ranks of `RANK_BITS` bits: rounds of tries on one random
+    /// number each, the pool checked between rounds.
+    #[inline(always)]
+    fn distinct_low<const RANK_BITS: u32>(&mut self, count: u32, spread: u64) -> u64 {
+        // A try's six bits as a card position, the rank bits above `RANK_BITS` cleared: the
+        // suit (bits 4 and 5) and a rank below `1 << RANK_BITS`, in one mask.
+        let position = ((1u64 << RANK_BITS) - 1) | 0x30;
+        // The cards still eligible, in one mask: a hit strikes out its whole rank (its own card
+        // with it), so a try's only dependence on the one before is this mask.
+        let mut eligible = self.avail & spread;
         let mut hand = 0u64;
+        let mut k = u64::from(count);
+        for _ in 0..6 {
+            if eligible == 0 {
+                // No card of a rank still wanted is left: any cards.
+                self.avail ^= hand;
+                self.left -= count - k as u32;
+                return hand | self.deal_bits(k as u32);
+            }
+            let mut r = self.rng.next_u64();
+            for _ in 0..10 {
+                let p = r & position;
+                r >>= 6;
+                // As in `deal_bits`, a miss moves nothing (no branch on the outcome).
+                let hit = eligible >> p & 1;
+                hand |= hit << p;
+                eligible &= !((LANES << (p & 15)) & 0u64.wrapping_sub(hit));
+                k -= hit;
+                if k == 0 {
+                    self.avail ^= hand;
+                    self.left -= count;
+                    return hand;
+                }
+            }
+        }
+        // A wanted set of one or two cards, missed every time: choose by counting.
+        self.avail ^= hand;
+        self.left -= count - k as u32;
+        hand | self.deal_distinct_low_rest(k as u32, eligible)
+    }
+
+    /// The rest of [`Pool::deal_distinct_low`] when the rejection missed too often: the `count`
+    /// cards still to deal among the ranks of `spread`, one at a time by counting (rare: the
+    /// wanted cards are nearly gone).
+    fn deal_distinct_low_rest(&mut self, count: u32, mut spread: u64) -> u64 {
+        let mut hand = 0;
         for _ in 0..count {
             let eligible = self.avail & spread;
             let b = if eligible == 0 {
                 self.deal_mask()
             } else {
-                let b = self.pick(eligible, &list[..n]);
+                let b = select(eligible, self.rng.below(eligible.count_ones() as usize));
                 self.take(b)
             };
             hand |= b;
-            let r = (b.trailing_zeros() & 15) as u8;
-            spread &= !(LANES << r);
-            if let Some(i) = list[..n].iter().position(|x| *x == r) {
-                list.swap(i, n - 1);
-                n -= 1;
-            }
+            spread &= !(LANES << (b.trailing_zeros() & 15));
         }
         hand
-    }
-
-    /// A uniform card of the non-empty mask `eligible`, whose cards all have ranks in `ranks`:
-    /// rejection over the cards of those ranks, then counting if unlucky.
-    #[inline]
-    fn pick(&mut self, eligible: u64, ranks: &[u8]) -> u64 {
-        for _ in 0..8 {
-            let i = self.rng.below(4 * ranks.len());
-            let b = 1u64 << (16 * (i & 3) + usize::from(ranks[i >> 2]));
-            if eligible & b != 0 {
-                return b;
-            }
-        }
-        let k = eligible.count_ones() as usize;
-        select(eligible, self.rng.below(k))
     }
 }
 

@@ -324,12 +324,19 @@ fn heads_up_sampled(
     let mut counts = stud_ranks::Counts::new(hero.0, hero.1);
     for _ in 0..cfg.samples {
         pool.reset();
-        let opp_now = s.hands[1].union(pool.deal_set(now1));
-        let w = weight.map_or(1.0, |f| f(0, opp_now));
-        if w <= 0.0 {
-            continue;
-        }
-        let v1 = value(opp_now.union(pool.deal_set(later1)));
+        let (opp, w) = match weight {
+            // Without a range the opponent's cards are dealt in one go.
+            None => (s.hands[1].union(pool.deal_set(now1 + later1)), 1.0),
+            Some(f) => {
+                let opp_now = s.hands[1].union(pool.deal_set(now1));
+                let w = f(0, opp_now);
+                if w <= 0.0 {
+                    continue;
+                }
+                (opp_now.union(pool.deal_set(later1)), w)
+            }
+        };
+        let v1 = value(opp);
         let v0 = if need0 == 0 {
             hero
         } else {
