@@ -30,9 +30,11 @@ stud8-fl equity hilo
 stud8-fl adaptive hilo
 stud8-fl hilo hilo
 stud8-fl call raise
+stud8-fl adaptive equity
 27td-fl lowball raise
 27td-fl equity lowball
 27td-fl adaptive lowball
 27td-fl lowball lowball
 27td-fl call raise
+27td-fl adaptive equity
 PAIRS
