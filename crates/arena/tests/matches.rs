@@ -59,6 +59,31 @@ fn same_seed_same_results_for_any_thread_count() {
     }
 }
 
+/// The luck adjustment's sampler is seeded per deal from the match's secret, so adjusted results
+/// (`adj_net` in hands.csv, `adj_*` in summary.csv) do not depend on the thread count either.
+#[test]
+fn luck_adjusted_results_do_not_depend_on_threads() {
+    for (game, duplicate) in [("stud8-fl", false), ("stud8-fl", true), ("27td-fl", true)] {
+        let bots = ["random", "call", "call"];
+        let mut outputs = Vec::new();
+        for threads in [1, 2] {
+            let out = tmp(&format!("luck-{game}-{duplicate}-{threads}"));
+            let mut cfg = config(game, &bots, 3000, duplicate, threads, out.clone());
+            cfg.luck_adjust = Some(true);
+            run_match(&cfg, &Factory(bots.to_vec()), &mut |_, _| {}).unwrap();
+            let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+            let hands = std::fs::read_to_string(out.join("hands.csv")).unwrap();
+            assert!(hands.lines().next().unwrap().ends_with(",adj_net"));
+            outputs.push((summary, hands));
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        assert_eq!(
+            outputs[0], outputs[1],
+            "{game} duplicate {duplicate}: 1 vs 2 threads"
+        );
+    }
+}
+
 #[test]
 fn rotation_gives_every_bot_every_position_equally_often() {
     for n in 2..=6 {
