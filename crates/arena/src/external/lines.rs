@@ -100,6 +100,39 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 }
 
+/// Lines read in one go, in one buffer: no allocation per line once warm.
+#[derive(Default)]
+pub struct Batch {
+    buf: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.ends.clear();
+    }
+
+    pub fn push(&mut self, line: &[u8]) {
+        self.buf.extend_from_slice(line);
+        self.ends.push(self.buf.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Line `i` (without its newline).
+    pub fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,7 @@ use pitboss_protocol::{
     ActRequest, Action, Clock, FaultKind, FromBot, HandEnd, HandStart, MatchStart, ToBot,
 };
 
+use super::lines::Batch;
 use super::player::{ActOut, HandEndOut, HandStartOut, Shared, TIMEOUT_STRIKES};
 use super::procs::reply_id;
 use super::session::{shown, Session, STALE_MAX};
@@ -47,7 +48,7 @@ pub struct Mux {
     timeouts: u32,
     stale: u32,
     buf: Vec<u8>,
-    lines: Vec<Vec<u8>>,
+    lines: Batch,
 }
 
 impl Mux {
@@ -76,7 +77,7 @@ impl Mux {
             timeouts: 0,
             stale: 0,
             buf: Vec::with_capacity(4096),
-            lines: Vec::new(),
+            lines: Batch::default(),
         }
     }
 
@@ -110,6 +111,16 @@ impl Mux {
         s.queue(&self.buf);
     }
 
+    /// Queues the line that `write` appends (newline included).
+    fn queue_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        self.buf.clear();
+        write(&mut self.buf);
+        s.queue(&self.buf);
+    }
+
     fn send_start(&mut self) {
         let Some(mut m) = self.start.clone() else {
             return;
@@ -140,7 +151,7 @@ impl Mux {
 
     /// One reply line.
     fn settle(&mut self, line: &[u8]) {
-        let reply = serde_json::from_slice::<FromBot>(line);
+        let reply = pitboss_protocol::parse_reply(line);
         let id = match &reply {
             Ok(FromBot::Action(a)) => a.id,
             Ok(FromBot::Hello(_)) => {
@@ -274,9 +285,12 @@ impl MultiProcess for Mux {
             return Ok(());
         }
         self.gen.insert(table, self.generation);
-        self.queue(&HandStartOut {
-            table: Some(table),
-            h,
+        self.queue_with(|buf| {
+            HandStartOut {
+                table: Some(table),
+                h,
+            }
+            .write(buf)
         });
         Ok(())
     }
@@ -309,8 +323,7 @@ impl MultiProcess for Mux {
             },
         };
         self.buf.clear();
-        serde_json::to_writer(&mut self.buf, &out).expect("serializes");
-        self.buf.push(b'\n');
+        out.write(&mut self.buf);
         s.queue(&self.buf);
         let now = Instant::now();
         self.pending.insert(
@@ -337,15 +350,22 @@ impl MultiProcess for Mux {
                 rep.ended_while_waiting += 1;
             }
         }
-        self.queue(&HandEndOut {
-            table: Some(table),
-            h,
+        self.queue_with(|buf| {
+            HandEndOut {
+                table: Some(table),
+                h,
+            }
+            .write(buf)
         });
         Ok(())
     }
 
     fn forfeited(&self) -> bool {
         self.forfeited || self.shared.forfeited.load(Ordering::Relaxed)
+    }
+
+    fn needs_view(&self) -> bool {
+        self.session.as_ref().is_none_or(|s| !s.compact)
     }
 
     fn flush(&mut self) {
@@ -375,11 +395,11 @@ impl MultiProcess for Mux {
             lines.clear();
             // What has arrived, now: a partial line is not waited for (its end comes later).
             let read = s.read_ready(&mut lines, Duration::ZERO);
-            for line in &lines {
+            for i in 0..lines.len() {
                 if self.session.is_none() {
                     break;
                 }
-                self.settle(line);
+                self.settle(lines.get(i));
             }
             self.lines = lines;
             if let Err(f) = read {
