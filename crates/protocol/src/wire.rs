@@ -59,7 +59,8 @@ pub fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>) -> Result<(), WireErr
         if chunk.is_empty() {
             return Err(WireError::Closed);
         }
-        match chunk.iter().position(|&b| b == b'\n') {
+        // memchr: a plain byte loop was the largest item of a bot's profile.
+        match memchr::memchr(b'\n', chunk) {
             Some(i) => {
                 if buf.len() + i > MAX_LINE {
                     r.consume(i + 1);
