@@ -116,9 +116,7 @@ impl Mux {
         let Some(s) = self.session.as_mut() else {
             return;
         };
-        self.buf.clear();
-        write(&mut self.buf);
-        s.queue(&self.buf);
+        s.queue_with(write);
     }
 
     fn send_start(&mut self) {
@@ -322,9 +320,7 @@ impl MultiProcess for Mux {
                 bank_ms: bank,
             },
         };
-        self.buf.clear();
-        out.write(&mut self.buf);
-        s.queue(&self.buf);
+        s.queue_with(|buf| out.write(buf));
         let now = Instant::now();
         self.pending.insert(
             id,

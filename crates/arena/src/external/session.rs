@@ -278,8 +278,14 @@ impl Io {
     /// call, and memory stays bounded).
     async fn read_ready(&mut self, out: &mut Batch, budget: Duration) -> Result<(), Fault> {
         while out.len() < READ_BATCH && (self.reader.has_line() || fd_readable(self.stdout_fd)) {
-            let got = match tokio::time::timeout(budget, self.reader.next_line()).await {
-                Err(_) => return Ok(()),
+            // The timer is needed even with a zero budget: waiting on it turns the runtime's
+            // I/O driver, which is what marks the pipe readable again after a short read (a
+            // single poll of the read instead never saw a reply arrive).
+            let got = tokio::time::timeout(budget, self.reader.next_line())
+                .await
+                .map_err(|_| ());
+            let got = match got {
+                Err(()) => return Ok(()),
                 Ok(Ok(())) => {
                     let line = self.reader.line();
                     out.push(line);
@@ -714,6 +720,17 @@ impl Session {
     pub fn queue(&mut self, line: &[u8]) {
         self.io.record('>', line);
         self.io.pending.extend_from_slice(line);
+    }
+
+    /// Protocol 1.1: queues the line that `write` appends (newline included), written straight
+    /// into the queue (no copy through a scratch buffer).
+    pub fn queue_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let from = self.io.pending.len();
+        write(&mut self.io.pending);
+        if self.io.transcript.is_some() {
+            let line = self.io.pending[from..].to_vec();
+            self.io.record('>', &line);
+        }
     }
 
     /// Protocol 1.1: writes the queued lines in one write, within `budget`.
