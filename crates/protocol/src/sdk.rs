@@ -876,7 +876,7 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
             In::MatchEnd {} => break,
         }
         // Replies go out when every request read so far is answered (one write per batch).
-        if !input.buffer().contains(&b'\n') {
+        if memchr::memchr(b'\n', input.buffer()).is_none() {
             out.flush()?;
         }
     }
