@@ -4,7 +4,7 @@
 //! hands; in stud hi/lo it plays low cards and pairs.
 //!
 //! It is written on the SDK of `pitboss-protocol` (`sdk::run`): the bot is only the [`Bot`]
-//! implementation below. The SDK speaks protocol 1.1 (16 tables at once, compact messages: it
+//! implementation below. The SDK speaks protocol 1.1 (here 64 tables at once, compact messages: it
 //! keeps the view from the events) and version 1 with an older referee.
 
 use pitboss_cards::{Card, Rank};
@@ -111,6 +111,11 @@ fn main() {
     let mut opts = sdk::Options::new("rust-example");
     opts.version = Some(env!("CARGO_PKG_VERSION").into());
     opts.games = vec!["triple-draw".into(), "stud-hi-lo".into()];
+    // This bot decides in microseconds, so it can take the referee's maximum of tables: bigger
+    // batches mean fewer writes and wake-ups per decision (measured: about half the system time
+    // of 16 tables). The SDK's default stays 16, because each request's clock starts when it is
+    // written and a slow bot answers a batch one request after the other.
+    opts.concurrency = 64;
     if let Err(e) = sdk::run(&opts, Example::default) {
         eprintln!("rust-example: {e}");
     }
