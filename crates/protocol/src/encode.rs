@@ -47,20 +47,11 @@ pub struct HandEndLine<'a> {
     pub h: &'a HandEnd,
 }
 
-/// Appends the decimal digits of `v`.
+/// Appends the decimal digits of `v` (`itoa`: two digits per step from a table; a digit at a
+/// time was the largest item of the referee's instruction profile).
 #[inline]
-pub fn uint(out: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+pub fn uint(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 #[inline]
@@ -95,13 +86,21 @@ fn card(out: &mut Vec<u8>, c: Card) {
 }
 
 fn card_set(out: &mut Vec<u8>, s: CardSet) {
+    // In card order (as `Display` writes it): the set's few cards sorted, rather than a test of
+    // all 52 cards.
+    let mut v = [Card::from_index(0); 52];
+    let mut n = 0;
+    for c in s.iter() {
+        v[n] = c;
+        n += 1;
+    }
+    let v = &mut v[..n];
+    v.sort_unstable();
     out.push(b'"');
-    let mut first = true;
-    for c in s.sorted() {
-        if !first {
+    for (i, c) in v.iter().enumerate() {
+        if i > 0 {
             out.push(b' ');
         }
-        first = false;
         out.extend_from_slice(&[
             b"23456789TJQKA"[c.rank().index() as usize],
             b"cdhs"[c.suit().index() as usize],
@@ -579,6 +578,14 @@ pub(crate) mod tests {
                 Event::Show {
                     seat,
                     cards: set("2s 4s 5h 6d 7c"),
+                },
+                Event::Show {
+                    seat,
+                    cards: set("As 2c Kd 2s Th 9c 9h"),
+                },
+                Event::Show {
+                    seat,
+                    cards: Card::all().collect(),
                 },
                 Event::Muck { seat },
             ]);

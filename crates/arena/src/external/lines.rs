@@ -49,7 +49,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
         loop {
             let avail = &self.buf[self.start..self.end];
-            if let Some(i) = avail.iter().position(|&b| b == b'\n') {
+            if let Some(i) = memchr::memchr(b'\n', avail) {
                 if self.line.len() + i > MAX_LINE {
                     self.start += i + 1;
                     self.keep_head();
@@ -86,7 +86,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// Whether a whole line is already buffered (so [`Self::next_line`] returns at once).
     pub fn has_line(&self) -> bool {
-        self.buf[self.start..self.end].contains(&b'\n')
+        memchr::memchr(b'\n', &self.buf[self.start..self.end]).is_some()
     }
 
     /// The first bytes of the last over-long line.

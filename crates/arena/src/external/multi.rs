@@ -8,7 +8,6 @@
 //! same restart limit as in version 1. Tables that were mid-hand then get "down" faults until
 //! their own next hand.
 
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,6 +29,39 @@ struct Pending {
     deadline: Instant,
 }
 
+/// The requests waiting for a reply, by id: at most `MAX_CONCURRENCY`, so a vector searched in
+/// order (a hash map's SipHash showed in the referee's instruction profile).
+#[derive(Default)]
+struct Pendings(Vec<(u64, Pending)>);
+
+impl Pendings {
+    fn insert(&mut self, id: u64, p: Pending) {
+        self.0.push((id, p));
+    }
+    fn remove(&mut self, id: &u64) -> Option<Pending> {
+        let i = self.0.iter().position(|(k, _)| k == id)?;
+        Some(self.0.swap_remove(i).1)
+    }
+    fn drain(&mut self) -> std::vec::Drain<'_, (u64, Pending)> {
+        self.0.drain(..)
+    }
+    fn keys(&self) -> impl Iterator<Item = &u64> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    fn values(&self) -> impl Iterator<Item = &Pending> {
+        self.0.iter().map(|(_, p)| p)
+    }
+    fn iter(&self) -> impl Iterator<Item = (&u64, &Pending)> {
+        self.0.iter().map(|(k, p)| (k, p))
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A bot process serving several tables of one worker (and lane).
 pub struct Mux {
     shared: Arc<Shared>,
@@ -37,9 +69,11 @@ pub struct Mux {
     session: Option<Session>,
     /// Incremented at every new process; a table started its hand on generation `gen[table]`.
     generation: u64,
-    gen: HashMap<u32, u64>,
+    /// By table (tables are numbered from 0, fewer than `MAX_CONCURRENCY`): a vector, not a
+    /// hash map, since it is looked up at every request.
+    gen: Vec<u64>,
     start: Option<MatchStart>,
-    pending: HashMap<u64, Pending>,
+    pending: Pendings,
     answers: Vec<(u32, Result<Action, Fault>)>,
     down: Option<FaultKind>,
     /// Why the first process did not start (the match start's fault).
@@ -70,9 +104,9 @@ impl Mux {
             failed,
             session,
             generation: 1,
-            gen: HashMap::new(),
+            gen: Vec::new(),
             start: None,
-            pending: HashMap::new(),
+            pending: Pendings::default(),
             answers: Vec::new(),
             timeouts: 0,
             stale: 0,
@@ -282,7 +316,11 @@ impl MultiProcess for Mux {
         if self.down.is_some() {
             return Ok(());
         }
-        self.gen.insert(table, self.generation);
+        let t = table as usize;
+        if self.gen.len() <= t {
+            self.gen.resize(t + 1, 0);
+        }
+        self.gen[t] = self.generation;
         self.queue_with(|buf| {
             HandStartOut {
                 table: Some(table),
@@ -297,7 +335,7 @@ impl MultiProcess for Mux {
         if let Some(kind) = self.down {
             return Err(Fault::new(kind, "the bot is down until the next hand"));
         }
-        if self.gen.get(&table) != Some(&self.generation) {
+        if self.gen.get(table as usize) != Some(&self.generation) {
             return Err(Fault::new(
                 FaultKind::Crash,
                 "the process was restarted during this hand: down until the next hand",
@@ -338,7 +376,10 @@ impl MultiProcess for Mux {
     }
 
     fn hand_end(&mut self, table: u32, h: &HandEnd) -> Result<(), Fault> {
-        if self.down.is_some() || self.forfeited || self.gen.get(&table) != Some(&self.generation) {
+        if self.down.is_some()
+            || self.forfeited
+            || self.gen.get(table as usize) != Some(&self.generation)
+        {
             return Ok(());
         }
         if !self.pending.is_empty() {
