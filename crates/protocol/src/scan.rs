@@ -34,7 +34,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A JSON unsigned integer without leading zeros that fits a `u64`.
-    #[inline]
+    #[inline(always)]
     pub fn uint(&mut self) -> Option<u64> {
         let rest = &self.b[self.i..];
         let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -61,10 +61,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline(always)]
     pub fn small<T: TryFrom<u64>>(&mut self) -> Option<T> {
         T::try_from(self.uint()?).ok()
     }
 
+    #[inline(always)]
     pub fn boolean(&mut self) -> Option<bool> {
         if self.lit(b"true").is_some() {
             Some(true)
@@ -76,6 +78,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// `null`, or what `f` reads.
+    #[inline(always)]
     pub fn opt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
         if self.lit(b"null").is_some() {
             Some(None)
@@ -84,6 +87,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline(always)]
     fn card_chars(&mut self) -> Option<Card> {
         let &[r, s] = self.b.get(self.i..self.i + 2)? else {
             return None;
