@@ -9,12 +9,20 @@ big pair, call otherwise until the hand is clearly bad.
 import pitboss_sdk as pb
 
 
+_LOW = frozenset("2345678")
+
+
 def lowball_discards(cards):
-    keep = []
-    for c in sorted(cards, key=pb.rank):
-        if pb.rank(c) <= 8 and all(pb.rank(k) != pb.rank(c) for k in keep):
-            keep.append(c)
-    return [c for c in cards if c not in keep]
+    """The first card of each distinct rank 8 or lower is kept; the rest is thrown."""
+    seen = set()
+    throw = []
+    for c in cards:
+        r = c[0]
+        if r in _LOW and r not in seen:
+            seen.add(r)
+        else:
+            throw.append(c)
+    return throw
 
 
 def stud_strength(cards):

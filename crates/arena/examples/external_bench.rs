@@ -1,7 +1,7 @@
 //! Speed of external bots: the Rust example bot against itself, heads-up 2-7 triple draw fixed
 //! limit, on 1 and 2 worker threads, as a version 1 bot on the raw protocol
 //! (`pitboss-example-raw`: one table per process, full messages) and on the SDK
-//! (`pitboss-example-bot`: protocol 1.1, 16 tables per process, compact messages), next to the
+//! (`pitboss-example-bot`: protocol 1.1, 64 tables per process, compact messages), next to the
 //! bare pipe rates of a tiny JSON line through a `cat` child measured in the same run: one line
 //! in flight (round trips), and 16 in flight (pipelined: 16 lines written at once, then read
 //! back).

@@ -40,6 +40,10 @@ pub trait MultiProcess: Send {
     fn collect(&mut self, out: &mut Vec<(u32, Result<Action, Fault>)>);
     /// The block is over (the process goes back to its pool).
     fn finish(&mut self);
+    /// Whether requests to this process carry the view (false: it asked for compact messages).
+    fn needs_view(&self) -> bool {
+        true
+    }
 }
 
 /// A shared process.
@@ -85,6 +89,9 @@ impl Player for TableSeat {
     }
     fn deferred(&self) -> bool {
         true
+    }
+    fn needs_view(&self) -> bool {
+        self.with(|p| p.needs_view())
     }
 }
 

@@ -40,6 +40,12 @@ pub trait Player: Send {
     fn deferred(&self) -> bool {
         false
     }
+    /// Whether the request must carry the seat's view. A process that asked for compact
+    /// messages never receives it, so the referee does not build it (it is most of a request's
+    /// cost besides the events).
+    fn needs_view(&self) -> bool {
+        true
+    }
 }
 
 /// An in-process Rust bot.

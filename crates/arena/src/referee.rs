@@ -157,7 +157,9 @@ impl Referee {
             req.hand = self.hand_no;
             Self::events_for(&self.wire_events, self.cursor[i], s.0, &mut req.events);
             self.cursor[i] = self.wire_events.len();
-            convert::fill_view(&hand.view(s), &mut req.view);
+            if player.needs_view() {
+                convert::fill_view(&hand.view(s), &mut req.view);
+            }
             req.legal = convert::legal(&legal);
             if player.deferred() {
                 return Some(i);

@@ -355,7 +355,7 @@ fn check_passes_the_python_sdk_example() {
     assert!(text.contains("16 tables at once"), "{text}");
 }
 
-/// The Rust example on the SDK (protocol 1.1: 16 tables per process, compact messages, the view
+/// The Rust example on the SDK (protocol 1.1: 64 tables per process, compact messages, the view
 /// kept from the events) plays exactly the hands of the same bot on the raw protocol (version 1,
 /// full messages), for the same seed and salt, against a deterministic opponent.
 #[test]

@@ -7,13 +7,15 @@
 //! that the reply echoes, so a late reply to an old request is recognised and discarded.
 
 mod bot;
+pub mod encode;
 mod messages;
+mod scan;
 pub mod sdk;
 mod wire;
 
 pub use bot::Bot;
 pub use messages::*;
-pub use wire::{read_line, read_message, write_message, WireError, MAX_LINE};
+pub use wire::{parse_reply, read_line, read_message, write_message, WireError, MAX_LINE};
 
 /// The protocol version spoken by this crate; the handshake must agree on it.
 pub const PROTOCOL_VERSION: u32 = 1;

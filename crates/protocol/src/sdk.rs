@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::io::{BufReader, Read, Write};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::bot::Bot;
 use pitboss_cards::{Card, CardSet};
@@ -28,6 +28,7 @@ use crate::messages::{
     ActRequest, Action, Blind, Chips, Clock, Event, FaultKind, HandEnd, HandStart, HelloReply,
     LegalActions, MatchStart, Messages, Phase, RaiseKind, SeatNo, SeatView, Share,
 };
+use crate::scan::Cursor;
 use crate::wire::{read_line, WireError};
 use crate::PROTOCOL_VERSION;
 
@@ -338,6 +339,338 @@ fn events_in<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Event>, D::Er
         .collect()
 }
 
+/// One event in the referee's exact form (the bytes of [`crate::encode::event`]), else `None`.
+fn fast_event(p: &mut Cursor<'_>) -> Option<Event> {
+    p.lit(b"{\"event\":\"")?;
+    let rest = &p.b[p.i..];
+    let n = rest.iter().position(|&c| c == b'"')?;
+    let name = &rest[..n];
+    p.i += n + 1;
+    fn seat(p: &mut Cursor<'_>) -> Option<SeatNo> {
+        p.lit(b",\"seat\":")?;
+        p.small()
+    }
+    fn amount_all_in(p: &mut Cursor<'_>) -> Option<(Chips, bool)> {
+        p.lit(b",\"amount\":")?;
+        let a = p.uint()?;
+        p.lit(b",\"all_in\":")?;
+        let b = p.boolean()?;
+        Some((a, b))
+    }
+    let e = match name {
+        b"deal" => {
+            let seat = seat(p)?;
+            p.lit(b",\"card\":")?;
+            let card = p.opt(Cursor::card)?;
+            p.lit(b",\"up\":")?;
+            let up = p.boolean()?;
+            Event::Deal { seat, card, up }
+        }
+        b"round" => {
+            p.lit(b",\"round\":")?;
+            Event::Round { round: p.small()? }
+        }
+        b"blind" => {
+            let seat = seat(p)?;
+            let blind = if p.lit(b",\"blind\":\"small\"").is_some() {
+                Blind::Small
+            } else {
+                p.lit(b",\"blind\":\"big\"")?;
+                Blind::Big
+            };
+            let (amount, all_in) = amount_all_in(p)?;
+            Event::Blind {
+                seat,
+                blind,
+                amount,
+                all_in,
+            }
+        }
+        b"ante" | b"bring_in" | b"call" => {
+            let seat = seat(p)?;
+            let (amount, all_in) = amount_all_in(p)?;
+            match name {
+                b"ante" => Event::Ante {
+                    seat,
+                    amount,
+                    all_in,
+                },
+                b"call" => Event::Call {
+                    seat,
+                    amount,
+                    all_in,
+                },
+                _ => Event::BringIn {
+                    seat,
+                    amount,
+                    all_in,
+                },
+            }
+        }
+        b"fold" => Event::Fold { seat: seat(p)? },
+        b"check" => Event::Check { seat: seat(p)? },
+        b"muck" => Event::Muck { seat: seat(p)? },
+        b"raise" => {
+            let seat = seat(p)?;
+            p.lit(b",\"kind\":\"")?;
+            let kind = if p.lit(b"raise\"").is_some() {
+                RaiseKind::Raise
+            } else if p.lit(b"bet\"").is_some() {
+                RaiseKind::Bet
+            } else {
+                p.lit(b"complete\"")?;
+                RaiseKind::Complete
+            };
+            p.lit(b",\"to\":")?;
+            let to = p.uint()?;
+            p.lit(b",\"all_in\":")?;
+            let all_in = p.boolean()?;
+            Event::Raise {
+                seat,
+                kind,
+                to,
+                all_in,
+            }
+        }
+        b"discard" => {
+            let seat = seat(p)?;
+            p.lit(b",\"count\":")?;
+            let count = p.small()?;
+            p.lit(b",\"cards\":")?;
+            let cards = p.opt(Cursor::card_set)?;
+            Event::Discard { seat, count, cards }
+        }
+        b"reshuffle" => {
+            p.lit(b",\"cards\":")?;
+            Event::Reshuffle { cards: p.small()? }
+        }
+        b"return" => {
+            let seat = seat(p)?;
+            p.lit(b",\"amount\":")?;
+            Event::Return {
+                seat,
+                amount: p.uint()?,
+            }
+        }
+        b"show" => {
+            let seat = seat(p)?;
+            p.lit(b",\"cards\":")?;
+            Event::Show {
+                seat,
+                cards: p.card_set()?,
+            }
+        }
+        b"community" => {
+            p.lit(b",\"card\":")?;
+            Event::Community { card: p.card()? }
+        }
+        b"award" => {
+            let seat = seat(p)?;
+            p.lit(b",\"pot\":")?;
+            let pot = p.small()?;
+            let share = if p.lit(b",\"share\":\"whole\"").is_some() {
+                Share::Whole
+            } else if p.lit(b",\"share\":\"high\"").is_some() {
+                Share::High
+            } else {
+                p.lit(b",\"share\":\"low\"")?;
+                Share::Low
+            };
+            p.lit(b",\"amount\":")?;
+            Event::Award {
+                seat,
+                pot,
+                share,
+                amount: p.uint()?,
+            }
+        }
+        b"penalty" => {
+            let seat = seat(p)?;
+            p.lit(b",\"fault\":\"")?;
+            let rest = &p.b[p.i..];
+            let n = rest.iter().position(|&c| c == b'"')?;
+            let fault = FaultKind::ALL
+                .into_iter()
+                .find(|f| f.name().as_bytes() == &rest[..n])?;
+            p.i += n + 1;
+            Event::Penalty { seat, fault }
+        }
+        _ => return None,
+    };
+    p.lit(b"}")?;
+    Some(e)
+}
+
+/// `,"table":N` if present.
+fn fast_table(p: &mut Cursor<'_>) -> Option<Option<u32>> {
+    if p.lit(b",\"table\":").is_some() {
+        Some(Some(p.small()?))
+    } else {
+        Some(None)
+    }
+}
+
+fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
+    p.lit(b"{\"fold\":")?;
+    let fold = p.boolean()?;
+    p.lit(b",\"check\":")?;
+    let check = p.boolean()?;
+    p.lit(b",\"call\":")?;
+    let call = p.opt(Cursor::uint)?;
+    p.lit(b",\"raise\":")?;
+    let raise = p.opt(|p| {
+        p.lit(b"{\"kind\":\"")?;
+        let kind = if p.lit(b"raise\"").is_some() {
+            RaiseKind::Raise
+        } else if p.lit(b"bet\"").is_some() {
+            RaiseKind::Bet
+        } else {
+            p.lit(b"complete\"")?;
+            RaiseKind::Complete
+        };
+        p.lit(b",\"min_to\":")?;
+        let min_to = p.uint()?;
+        p.lit(b",\"max_to\":")?;
+        let max_to = p.uint()?;
+        p.lit(b"}")?;
+        Some(crate::messages::RaiseOption {
+            kind,
+            min_to,
+            max_to,
+        })
+    })?;
+    p.lit(b",\"bring_in\":")?;
+    let bring_in = p.opt(Cursor::uint)?;
+    p.lit(b",\"discard\":")?;
+    let discard = p.opt(Cursor::small)?;
+    p.lit(b"}")?;
+    Some(LegalActions {
+        fold,
+        check,
+        call,
+        raise,
+        bring_in,
+        discard,
+    })
+}
+
+/// A compact `act` (no view) in the referee's exact form, its events into `events` (cleared
+/// first); `None` for any other line (then serde reads it).
+fn fast_act(line: &[u8], mut events: Vec<Event>) -> Option<ActIn> {
+    let mut p = Cursor::new(line);
+    p.lit(b"{\"type\":\"act\",\"id\":")?;
+    let id = p.uint()?;
+    let table = fast_table(&mut p)?;
+    p.lit(b",\"hand\":")?;
+    let hand = p.uint()?;
+    p.lit(b",\"events\":")?;
+    events.clear();
+    p.array(&mut events, fast_event)?;
+    p.lit(b",\"legal\":")?;
+    let legal = fast_legal(&mut p)?;
+    p.lit(b",\"clock\":{\"decision_ms\":")?;
+    let decision_ms = p.uint()?;
+    p.lit(b",\"bank_ms\":")?;
+    let bank_ms = p.uint()?;
+    p.lit(b"}}")?;
+    p.end()?;
+    Some(ActIn {
+        id,
+        hand,
+        table,
+        events,
+        view: None,
+        legal,
+        clock: Clock {
+            decision_ms,
+            bank_ms,
+        },
+    })
+}
+
+fn fast_hand_start(line: &[u8]) -> Option<HandStartIn> {
+    let mut p = Cursor::new(line);
+    p.lit(b"{\"type\":\"hand_start\"")?;
+    let table = fast_table(&mut p)?;
+    p.lit(b",\"hand\":")?;
+    let hand = p.uint()?;
+    p.lit(b",\"seat\":")?;
+    let seat = p.small()?;
+    p.lit(b",\"seats\":")?;
+    let seats = p.small()?;
+    p.lit(b",\"button\":")?;
+    let button = p.small()?;
+    p.lit(b",\"stacks\":")?;
+    let mut stacks = Vec::new();
+    p.array(&mut stacks, Cursor::uint)?;
+    p.lit(b"}")?;
+    p.end()?;
+    Some(HandStartIn {
+        table,
+        hand,
+        seat,
+        seats,
+        button,
+        stacks,
+    })
+}
+
+fn fast_hand_end(line: &[u8]) -> Option<HandEndIn> {
+    let mut p = Cursor::new(line);
+    p.lit(b"{\"type\":\"hand_end\"")?;
+    let table = fast_table(&mut p)?;
+    p.lit(b",\"hand\":")?;
+    let hand = p.uint()?;
+    p.lit(b",\"events\":")?;
+    let mut events = Vec::new();
+    p.array(&mut events, fast_event)?;
+    p.lit(b",\"net\":")?;
+    let mut net = Vec::new();
+    p.array(&mut net, Cursor::int)?;
+    p.lit(b"}")?;
+    p.end()?;
+    Some(HandEndIn {
+        table,
+        hand,
+        events,
+        net,
+    })
+}
+
+/// Appends the reply line (newline included): the bytes serde writes for
+/// `{"type":"action","id":..,"action":..}`, which the referee reads by hand in turn.
+fn write_reply(out: &mut Vec<u8>, id: u64, action: &Action) {
+    out.extend_from_slice(b"{\"type\":\"action\",\"id\":");
+    crate::encode::uint(out, id);
+    let tail: &[u8] = match action {
+        Action::Fold => b",\"action\":{\"type\":\"fold\"}}\n",
+        Action::Check => b",\"action\":{\"type\":\"check\"}}\n",
+        Action::Call => b",\"action\":{\"type\":\"call\"}}\n",
+        Action::BringIn => b",\"action\":{\"type\":\"bring_in\"}}\n",
+        Action::Raise { to } => {
+            out.extend_from_slice(b",\"action\":{\"type\":\"raise\",\"to\":");
+            crate::encode::uint(out, *to);
+            b"}}\n"
+        }
+        Action::Discard { cards } => {
+            out.extend_from_slice(b",\"action\":{\"type\":\"discard\",\"cards\":[");
+            for (i, c) in cards.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&[
+                    b'"',
+                    b"23456789TJQKA"[c.rank().index() as usize],
+                    b"cdhs"[c.suit().index() as usize],
+                    b'"',
+                ]);
+            }
+            b"]}}\n"
+        }
+    };
+    out.extend_from_slice(tail);
+}
+
 /// An `act` request on the wire (1.1: with `table`; compact: without `view`).
 #[derive(Deserialize)]
 struct ActIn {
@@ -385,13 +718,6 @@ enum In {
     MatchEnd {},
 }
 
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "action")]
-struct ActionOut<'a> {
-    id: u64,
-    action: &'a Action,
-}
-
 struct Table<B> {
     bot: B,
     tracker: ViewTracker,
@@ -422,6 +748,9 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
     let mut start: Option<MatchStart> = None;
     let mut buf = Vec::with_capacity(4096);
     let mut req = ActRequest::default();
+    // The events vector of the last request, reused by the next one.
+    let mut spare: Vec<Event> = Vec::new();
+    let mut reply: Vec<u8> = Vec::with_capacity(256);
     let mut input = BufReader::with_capacity(64 * 1024, input);
     loop {
         match read_line(&mut input, &mut buf) {
@@ -430,12 +759,22 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
             Err(e) => return Err(e),
         }
         // The referee writes `type` first: an `act` is parsed without the tagged enum's detour.
+        // The lines in the referee's exact form are read by hand (`fast_*`), the rest by serde.
         let parsed = if buf.starts_with(br#"{"type":"act","#) {
-            serde_json::from_slice::<ActIn>(&buf).map(In::Act)
+            match fast_act(&buf, std::mem::take(&mut spare)) {
+                Some(a) => Ok(In::Act(a)),
+                None => serde_json::from_slice::<ActIn>(&buf).map(In::Act),
+            }
         } else if buf.starts_with(br#"{"type":"hand_start","#) {
-            serde_json::from_slice::<HandStartIn>(&buf).map(In::HandStart)
+            match fast_hand_start(&buf) {
+                Some(h) => Ok(In::HandStart(h)),
+                None => serde_json::from_slice::<HandStartIn>(&buf).map(In::HandStart),
+            }
         } else if buf.starts_with(br#"{"type":"hand_end","#) {
-            serde_json::from_slice::<HandEndIn>(&buf).map(In::HandEnd)
+            match fast_hand_end(&buf) {
+                Some(h) => Ok(In::HandEnd(h)),
+                None => serde_json::from_slice::<HandEndIn>(&buf).map(In::HandEnd),
+            }
         } else {
             serde_json::from_slice::<In>(&buf)
         };
@@ -502,21 +841,28 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
                 req.id = a.id;
                 req.hand = a.hand;
                 req.events = a.events;
-                match a.view {
-                    Some(v) => req.view = v,
-                    None => req.view.clone_from(t.tracker.view(&a.legal)),
-                }
                 req.legal = a.legal;
                 req.clock = a.clock;
+                // The tracker's view is lent to the request, not copied.
+                let lent = match a.view {
+                    Some(v) => {
+                        req.view = v;
+                        false
+                    }
+                    None => {
+                        t.tracker.view(&a.legal);
+                        std::mem::swap(&mut req.view, &mut t.tracker.view);
+                        true
+                    }
+                };
                 let action = t.bot.act(&req);
-                serde_json::to_writer(
-                    &mut out,
-                    &ActionOut {
-                        id: a.id,
-                        action: &action,
-                    },
-                )?;
-                out.write_all(b"\n")?;
+                if lent {
+                    std::mem::swap(&mut req.view, &mut t.tracker.view);
+                }
+                spare = std::mem::take(&mut req.events);
+                reply.clear();
+                write_reply(&mut reply, a.id, &action);
+                out.write_all(&reply)?;
             }
             In::HandEnd(h) => {
                 if let Some(t) = tables.get_mut(&h.table.unwrap_or(0)) {
@@ -530,7 +876,7 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
             In::MatchEnd {} => break,
         }
         // Replies go out when every request read so far is answered (one write per batch).
-        if !input.buffer().contains(&b'\n') {
+        if memchr::memchr(b'\n', input.buffer()).is_none() {
             out.flush()?;
         }
     }
@@ -634,6 +980,134 @@ mod tests {
         let back: Events = serde_json::from_str(&text).unwrap();
         assert_eq!(back.events, all);
         assert!(serde_json::from_str::<Events>(r#"{"events":[{"event":"nope"}]}"#).is_err());
+    }
+
+    #[test]
+    fn the_hand_read_lines_read_as_serdes() {
+        use crate::encode::{ActLine, HandEndLine, HandStartLine};
+        let every = crate::encode::tests::every_event();
+        for e in &every {
+            let mut line = Vec::new();
+            crate::encode::event(&mut line, e);
+            let mut p = Cursor::new(&line);
+            assert_eq!(fast_event(&mut p).as_ref(), Some(e));
+            assert!(p.end().is_some());
+        }
+        let legals = [
+            LegalActions::default(),
+            LegalActions {
+                fold: true,
+                check: false,
+                call: Some(50),
+                raise: Some(crate::messages::RaiseOption {
+                    kind: RaiseKind::Complete,
+                    min_to: 200,
+                    max_to: 400,
+                }),
+                bring_in: Some(25),
+                discard: Some(5),
+            },
+        ];
+        for table in [None, Some(3)] {
+            for l in &legals {
+                for es in [&every[..0], &every[..]] {
+                    let mut line = Vec::new();
+                    ActLine {
+                        id: 77,
+                        table,
+                        hand: 5,
+                        events: es,
+                        view: None,
+                        legal: l,
+                        clock: Clock {
+                            decision_ms: 1000,
+                            bank_ms: 12,
+                        },
+                    }
+                    .write(&mut line);
+                    line.pop();
+                    let fast = fast_act(&line, vec![Event::Fold { seat: 9 }]).expect("fast");
+                    let slow: ActIn = serde_json::from_slice(&line).unwrap();
+                    assert_eq!(
+                        (fast.id, fast.hand, fast.table, &fast.events, fast.legal),
+                        (slow.id, slow.hand, slow.table, &slow.events, slow.legal)
+                    );
+                    assert_eq!(fast.clock, slow.clock);
+                    assert_eq!(fast.events, es);
+                }
+            }
+            let h = HandStart {
+                hand: 4,
+                seat: 1,
+                seats: 3,
+                button: 2,
+                stacks: vec![100, 0, 7],
+            };
+            let mut line = Vec::new();
+            HandStartLine { table, h: &h }.write(&mut line);
+            line.pop();
+            let fast = fast_hand_start(&line).expect("fast");
+            let slow: HandStartIn = serde_json::from_slice(&line).unwrap();
+            assert_eq!(
+                (fast.table, fast.hand, fast.seat, fast.seats, fast.button),
+                (slow.table, slow.hand, slow.seat, slow.seats, slow.button)
+            );
+            assert_eq!(
+                (fast.stacks, slow.stacks.clone()),
+                (h.stacks.clone(), h.stacks)
+            );
+            let h = HandEnd {
+                hand: 4,
+                events: every.clone(),
+                net: vec![-150, 150, 0, i64::MIN, i64::MAX],
+            };
+            let mut line = Vec::new();
+            HandEndLine { table, h: &h }.write(&mut line);
+            line.pop();
+            let fast = fast_hand_end(&line).expect("fast");
+            let slow: HandEndIn = serde_json::from_slice(&line).unwrap();
+            assert_eq!((fast.table, fast.hand), (slow.table, slow.hand));
+            assert_eq!((&fast.events, &fast.net), (&slow.events, &slow.net));
+            assert_eq!((fast.events, fast.net), (h.events, h.net));
+        }
+        // Other spellings are not taken by the hand-read path (serde reads them).
+        for line in [
+            r#"{"type":"act", "id":1,"hand":0,"events":[],"legal":{"fold":true,"check":false,"call":null,"raise":null,"bring_in":null,"discard":null},"clock":{"decision_ms":1,"bank_ms":1}}"#,
+            r#"{"type":"act","id":1,"hand":0,"events":[],"legal":{"fold":true,"check":false,"call":null,"raise":null,"bring_in":null,"discard":null},"clock":{"decision_ms":1,"bank_ms":1},"x":0}"#,
+            r#"{"type":"act","id":1,"hand":0,"events":[{"event":"fold","seat":300}],"legal":{"fold":true,"check":false,"call":null,"raise":null,"bring_in":null,"discard":null},"clock":{"decision_ms":1,"bank_ms":1}}"#,
+        ] {
+            assert!(fast_act(line.as_bytes(), Vec::new()).is_none(), "{line}");
+        }
+    }
+
+    #[test]
+    fn replies_are_serdes_bytes() {
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        for action in [
+            Action::Fold,
+            Action::Check,
+            Action::Call,
+            Action::BringIn,
+            Action::Raise { to: 0 },
+            Action::Raise { to: u64::MAX },
+            Action::Discard { cards: vec![] },
+            Action::Discard {
+                cards: vec![c("7c"), c("Kd"), c("As")],
+            },
+        ] {
+            let mut ours = Vec::new();
+            write_reply(&mut ours, 123, &action);
+            let mut theirs = serde_json::to_vec(&crate::messages::FromBot::Action(
+                crate::messages::ActionReply {
+                    id: 123,
+                    table: None,
+                    action,
+                },
+            ))
+            .unwrap();
+            theirs.push(b'\n');
+            assert_eq!(String::from_utf8(ours), String::from_utf8(theirs));
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
         loop {
             let avail = &self.buf[self.start..self.end];
-            if let Some(i) = avail.iter().position(|&b| b == b'\n') {
+            if let Some(i) = memchr::memchr(b'\n', avail) {
                 if self.line.len() + i > MAX_LINE {
                     self.start += i + 1;
                     self.keep_head();
@@ -86,7 +86,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// Whether a whole line is already buffered (so [`Self::next_line`] returns at once).
     pub fn has_line(&self) -> bool {
-        self.buf[self.start..self.end].contains(&b'\n')
+        memchr::memchr(b'\n', &self.buf[self.start..self.end]).is_some()
     }
 
     /// The first bytes of the last over-long line.
@@ -97,6 +97,39 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// The last complete line.
     pub fn line(&self) -> &[u8] {
         &self.line
+    }
+}
+
+/// Lines read in one go, in one buffer: no allocation per line once warm.
+#[derive(Default)]
+pub struct Batch {
+    buf: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.ends.clear();
+    }
+
+    pub fn push(&mut self, line: &[u8]) {
+        self.buf.extend_from_slice(line);
+        self.ends.push(self.buf.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Line `i` (without its newline).
+    pub fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
     }
 }
 

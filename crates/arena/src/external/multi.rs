@@ -8,7 +8,6 @@
 //! same restart limit as in version 1. Tables that were mid-hand then get "down" faults until
 //! their own next hand.
 
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,6 +16,7 @@ use pitboss_protocol::{
     ActRequest, Action, Clock, FaultKind, FromBot, HandEnd, HandStart, MatchStart, ToBot,
 };
 
+use super::lines::Batch;
 use super::player::{ActOut, HandEndOut, HandStartOut, Shared, TIMEOUT_STRIKES};
 use super::procs::reply_id;
 use super::session::{shown, Session, STALE_MAX};
@@ -29,6 +29,39 @@ struct Pending {
     deadline: Instant,
 }
 
+/// The requests waiting for a reply, by id: at most `MAX_CONCURRENCY`, so a vector searched in
+/// order (a hash map's SipHash showed in the referee's instruction profile).
+#[derive(Default)]
+struct Pendings(Vec<(u64, Pending)>);
+
+impl Pendings {
+    fn insert(&mut self, id: u64, p: Pending) {
+        self.0.push((id, p));
+    }
+    fn remove(&mut self, id: &u64) -> Option<Pending> {
+        let i = self.0.iter().position(|(k, _)| k == id)?;
+        Some(self.0.swap_remove(i).1)
+    }
+    fn drain(&mut self) -> std::vec::Drain<'_, (u64, Pending)> {
+        self.0.drain(..)
+    }
+    fn keys(&self) -> impl Iterator<Item = &u64> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    fn values(&self) -> impl Iterator<Item = &Pending> {
+        self.0.iter().map(|(_, p)| p)
+    }
+    fn iter(&self) -> impl Iterator<Item = (&u64, &Pending)> {
+        self.0.iter().map(|(k, p)| (k, p))
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A bot process serving several tables of one worker (and lane).
 pub struct Mux {
     shared: Arc<Shared>,
@@ -36,9 +69,11 @@ pub struct Mux {
     session: Option<Session>,
     /// Incremented at every new process; a table started its hand on generation `gen[table]`.
     generation: u64,
-    gen: HashMap<u32, u64>,
+    /// By table (tables are numbered from 0, fewer than `MAX_CONCURRENCY`): a vector, not a
+    /// hash map, since it is looked up at every request.
+    gen: Vec<u64>,
     start: Option<MatchStart>,
-    pending: HashMap<u64, Pending>,
+    pending: Pendings,
     answers: Vec<(u32, Result<Action, Fault>)>,
     down: Option<FaultKind>,
     /// Why the first process did not start (the match start's fault).
@@ -47,7 +82,7 @@ pub struct Mux {
     timeouts: u32,
     stale: u32,
     buf: Vec<u8>,
-    lines: Vec<Vec<u8>>,
+    lines: Batch,
 }
 
 impl Mux {
@@ -69,14 +104,14 @@ impl Mux {
             failed,
             session,
             generation: 1,
-            gen: HashMap::new(),
+            gen: Vec::new(),
             start: None,
-            pending: HashMap::new(),
+            pending: Pendings::default(),
             answers: Vec::new(),
             timeouts: 0,
             stale: 0,
             buf: Vec::with_capacity(4096),
-            lines: Vec::new(),
+            lines: Batch::default(),
         }
     }
 
@@ -110,6 +145,14 @@ impl Mux {
         s.queue(&self.buf);
     }
 
+    /// Queues the line that `write` appends (newline included).
+    fn queue_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        s.queue_with(write);
+    }
+
     fn send_start(&mut self) {
         let Some(mut m) = self.start.clone() else {
             return;
@@ -140,7 +183,7 @@ impl Mux {
 
     /// One reply line.
     fn settle(&mut self, line: &[u8]) {
-        let reply = serde_json::from_slice::<FromBot>(line);
+        let reply = pitboss_protocol::parse_reply(line);
         let id = match &reply {
             Ok(FromBot::Action(a)) => a.id,
             Ok(FromBot::Hello(_)) => {
@@ -273,10 +316,17 @@ impl MultiProcess for Mux {
         if self.down.is_some() {
             return Ok(());
         }
-        self.gen.insert(table, self.generation);
-        self.queue(&HandStartOut {
-            table: Some(table),
-            h,
+        let t = table as usize;
+        if self.gen.len() <= t {
+            self.gen.resize(t + 1, 0);
+        }
+        self.gen[t] = self.generation;
+        self.queue_with(|buf| {
+            HandStartOut {
+                table: Some(table),
+                h,
+            }
+            .write(buf)
         });
         Ok(())
     }
@@ -285,7 +335,7 @@ impl MultiProcess for Mux {
         if let Some(kind) = self.down {
             return Err(Fault::new(kind, "the bot is down until the next hand"));
         }
-        if self.gen.get(&table) != Some(&self.generation) {
+        if self.gen.get(table as usize) != Some(&self.generation) {
             return Err(Fault::new(
                 FaultKind::Crash,
                 "the process was restarted during this hand: down until the next hand",
@@ -308,10 +358,7 @@ impl MultiProcess for Mux {
                 bank_ms: bank,
             },
         };
-        self.buf.clear();
-        serde_json::to_writer(&mut self.buf, &out).expect("serializes");
-        self.buf.push(b'\n');
-        s.queue(&self.buf);
+        s.queue_with(|buf| out.write(buf));
         let now = Instant::now();
         self.pending.insert(
             id,
@@ -329,7 +376,10 @@ impl MultiProcess for Mux {
     }
 
     fn hand_end(&mut self, table: u32, h: &HandEnd) -> Result<(), Fault> {
-        if self.down.is_some() || self.forfeited || self.gen.get(&table) != Some(&self.generation) {
+        if self.down.is_some()
+            || self.forfeited
+            || self.gen.get(table as usize) != Some(&self.generation)
+        {
             return Ok(());
         }
         if !self.pending.is_empty() {
@@ -337,15 +387,22 @@ impl MultiProcess for Mux {
                 rep.ended_while_waiting += 1;
             }
         }
-        self.queue(&HandEndOut {
-            table: Some(table),
-            h,
+        self.queue_with(|buf| {
+            HandEndOut {
+                table: Some(table),
+                h,
+            }
+            .write(buf)
         });
         Ok(())
     }
 
     fn forfeited(&self) -> bool {
         self.forfeited || self.shared.forfeited.load(Ordering::Relaxed)
+    }
+
+    fn needs_view(&self) -> bool {
+        self.session.as_ref().is_none_or(|s| !s.compact)
     }
 
     fn flush(&mut self) {
@@ -375,11 +432,11 @@ impl MultiProcess for Mux {
             lines.clear();
             // What has arrived, now: a partial line is not waited for (its end comes later).
             let read = s.read_ready(&mut lines, Duration::ZERO);
-            for line in &lines {
+            for i in 0..lines.len() {
                 if self.session.is_none() {
                     break;
                 }
-                self.settle(line);
+                self.settle(lines.get(i));
             }
             self.lines = lines;
             if let Err(f) = read {

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pitboss_protocol::{
-    ActRequest, Action, Bot, Clock, Event, FaultKind, FromBot, HandEnd, HandStart, LegalActions,
-    MatchEnd, MatchStart, SeatView, ToBot,
+    ActRequest, Action, Bot, Clock, FaultKind, FromBot, HandEnd, HandStart, MatchEnd, MatchStart,
+    ToBot,
 };
 use serde::Serialize;
 
@@ -256,41 +256,11 @@ impl Shared {
     }
 }
 
-/// The act request as sent: the referee's request with this process's id and clock, the table
-/// (protocol 1.1) and the view (not in compact messages).
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "act")]
-pub(super) struct ActOut<'a> {
-    pub id: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub table: Option<u32>,
-    pub hand: u64,
-    pub events: &'a [Event],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub view: Option<&'a SeatView>,
-    pub legal: &'a LegalActions,
-    pub clock: Clock,
-}
-
-/// `hand_start` as sent, with the table in protocol 1.1.
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "hand_start")]
-pub(super) struct HandStartOut<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub table: Option<u32>,
-    #[serde(flatten)]
-    pub h: &'a HandStart,
-}
-
-/// `hand_end` as sent, with the table in protocol 1.1.
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "hand_end")]
-pub(super) struct HandEndOut<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub table: Option<u32>,
-    #[serde(flatten)]
-    pub h: &'a HandEnd,
-}
+/// The lines as sent are written by hand ([`pitboss_protocol::encode`], the same bytes as the
+/// derived serialisation, at a fraction of its cost).
+pub(super) use pitboss_protocol::encode::{
+    ActLine as ActOut, HandEndLine as HandEndOut, HandStartLine as HandStartOut,
+};
 
 /// An external bot in one seat of one worker.
 pub struct ExternalPlayer {
@@ -364,13 +334,20 @@ impl ExternalPlayer {
     }
 
     fn send<T: Serialize>(&mut self, msg: &T) -> Result<(), Fault> {
+        self.send_with(|buf| {
+            serde_json::to_writer(&mut *buf, msg).expect("serializes");
+            buf.push(b'\n');
+        })
+    }
+
+    /// Sends the line that `write` appends (newline included) to an empty buffer.
+    fn send_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<(), Fault> {
         let budget = self.budget();
         let Some(s) = self.session.as_mut() else {
             return Ok(());
         };
         self.buf.clear();
-        serde_json::to_writer(&mut self.buf, msg).expect("serializes");
-        self.buf.push(b'\n');
+        write(&mut self.buf);
         let r = s.exchange(&self.buf, None, budget).map(|_| ());
         if let Err(f) = &r {
             self.on_fault(f);
@@ -440,7 +417,7 @@ impl Player for ExternalPlayer {
             }
         }
         let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
-        self.send(&HandStartOut { table, h })
+        self.send_with(|buf| HandStartOut { table, h }.write(buf))
     }
 
     fn act(&mut self, req: &ActRequest) -> Result<Action, Fault> {
@@ -465,8 +442,7 @@ impl Player for ExternalPlayer {
             },
         };
         self.buf.clear();
-        serde_json::to_writer(&mut self.buf, &out).expect("serializes");
-        self.buf.push(b'\n');
+        out.write(&mut self.buf);
         let budget = Duration::from_millis(self.shared.decision_ms + bank);
         let started = std::time::Instant::now();
         let r = s.exchange(&self.buf, Some(id), budget);
@@ -519,11 +495,15 @@ impl Player for ExternalPlayer {
             return Ok(());
         }
         let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
-        self.send(&HandEndOut { table, h })
+        self.send_with(|buf| HandEndOut { table, h }.write(buf))
     }
 
     fn forfeited(&self) -> bool {
         self.forfeited || self.shared.forfeited.load(Ordering::Relaxed)
+    }
+
+    fn needs_view(&self) -> bool {
+        self.session.as_ref().is_none_or(|s| !s.compact)
     }
 
     fn finish(&mut self) {

@@ -26,7 +26,7 @@ pub(crate) fn set_rlimits(mem: Option<u64>, cpu: Option<u64>) -> std::io::Result
 
 /// The id a reply line carries, if it parses as a reply.
 pub(crate) fn reply_id(line: &[u8]) -> Result<u64, ()> {
-    match serde_json::from_slice::<FromBot>(line) {
+    match pitboss_protocol::parse_reply(line) {
         Ok(FromBot::Hello(h)) => Ok(h.id),
         Ok(FromBot::Action(a)) => Ok(a.id),
         Err(_) => Err(()),

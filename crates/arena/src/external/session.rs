@@ -28,7 +28,7 @@ use pitboss_jail::{Jail, JailSpec};
 
 use super::botlog::describe;
 pub use super::botlog::{shown, BotLog, Tail, SHOWN};
-use super::lines::{LineError, LineReader};
+use super::lines::{Batch, LineError, LineReader};
 use super::procs::{fd_readable, reap_group, reply_id, set_rlimits};
 use super::rt::Rt;
 use crate::player::Fault;
@@ -276,14 +276,23 @@ impl Io {
 
     /// Reads the complete lines available now, at most [`READ_BATCH`] (a flood waits for the next
     /// call, and memory stays bounded).
-    async fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
+    async fn read_ready(&mut self, out: &mut Batch, budget: Duration) -> Result<(), Fault> {
         while out.len() < READ_BATCH && (self.reader.has_line() || fd_readable(self.stdout_fd)) {
-            let got = match tokio::time::timeout(budget, self.reader.next_line()).await {
-                Err(_) => return Ok(()),
+            // The timer is needed even with a zero budget: waiting on it turns the runtime's
+            // I/O driver, which is what marks the pipe readable again after a short read (a
+            // single poll of the read instead never saw a reply arrive).
+            let got = tokio::time::timeout(budget, self.reader.next_line())
+                .await
+                .map_err(|_| ());
+            let got = match got {
+                Err(()) => return Ok(()),
                 Ok(Ok(())) => {
-                    let line = self.reader.line().to_vec();
-                    self.record('<', &line);
+                    let line = self.reader.line();
                     out.push(line);
+                    if self.transcript.is_some() {
+                        let line = line.to_vec();
+                        self.record('<', &line);
+                    }
                     continue;
                 }
                 Ok(Err(e)) => Got::Read(e),
@@ -344,7 +353,7 @@ impl Io {
             Got::Line => {
                 let line = self.reader.line().to_vec();
                 self.record('<', &line);
-                match serde_json::from_slice::<FromBot>(&line) {
+                match pitboss_protocol::parse_reply(&line) {
                     Ok(reply) => {
                         let rid = match &reply {
                             FromBot::Hello(h) => h.id,
@@ -713,6 +722,17 @@ impl Session {
         self.io.pending.extend_from_slice(line);
     }
 
+    /// Protocol 1.1: queues the line that `write` appends (newline included), written straight
+    /// into the queue (no copy through a scratch buffer).
+    pub fn queue_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let from = self.io.pending.len();
+        write(&mut self.io.pending);
+        if self.io.transcript.is_some() {
+            let line = self.io.pending[from..].to_vec();
+            self.io.record('>', &line);
+        }
+    }
+
     /// Protocol 1.1: writes the queued lines in one write, within `budget`.
     ///
     /// # Errors
@@ -731,7 +751,7 @@ impl Session {
     ///
     /// # Errors
     /// The process fault that ends the session: an exit, a closed stdout, a line too long.
-    pub fn read_ready(&mut self, out: &mut Vec<Vec<u8>>, budget: Duration) -> Result<(), Fault> {
+    pub fn read_ready(&mut self, out: &mut Batch, budget: Duration) -> Result<(), Fault> {
         self.rt.block_on(self.io.read_ready(out, budget))
     }
 
