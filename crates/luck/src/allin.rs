@@ -65,6 +65,9 @@ pub(crate) struct Shares {
 pub(crate) struct Store {
     rows: Vec<[u64; MAX_SEATS]>,
     valid: bool,
+    /// Whether the deals gave the seventh card as a community card: fewer seats may not need one,
+    /// and then the deals are not those of the seats still in (a fresh estimate is needed).
+    community: bool,
 }
 
 /// A seat's final values, packed: high in the upper half, low (0: none) in the lower.
@@ -129,6 +132,14 @@ fn showdown(row: &[u64; MAX_SEATS], seats: &[usize], tally: &mut Tally) {
     }
 }
 
+/// Whether the live `seats` of `t` would get their seventh card as one community card: the stub
+/// (`stub` cards) cannot give each of them all its missing cards (the rules' short seventh street).
+fn short_seventh(t: &Table<'_>, seats: &[usize], stub: usize) -> bool {
+    let need = |i: usize| 7usize.saturating_sub(t.held[i].len() as usize);
+    let total: usize = seats.iter().map(|&i| need(i)).sum();
+    total > stub && seats.iter().all(|&i| need(i) >= 1)
+}
+
 /// The live seats of `t`, in order.
 fn live_seats(t: &Table<'_>, seats: &mut [usize; MAX_SEATS]) -> usize {
     let mut k = 0;
@@ -179,12 +190,12 @@ pub(crate) fn stud_shares(
         cards[m] = c;
         m += 1;
     }
+    let community = short_seventh(t, seats, m);
     let total: usize = seats.iter().map(|&i| need[i]).sum();
-    // Short seventh street: the seventh card of every seat is one shared card.
-    let community = total > m && seats.iter().all(|&i| need[i] >= 1);
     let private: usize = if community { total - k } else { total };
     let draws = private + usize::from(community);
     store.valid = true;
+    store.community = community;
     let mut row = [0u64; MAX_SEATS];
     let mut tally = Tally::new();
     if draws == 0 || draws > m {
@@ -257,6 +268,9 @@ pub(crate) fn refold(t: &Table<'_>, store: &Store) -> Option<Shares> {
     }
     let mut seats = [0usize; MAX_SEATS];
     let k = live_seats(t, &mut seats);
+    if short_seventh(t, &seats[..k], t.stub.len() as usize) != store.community {
+        return None;
+    }
     let mut tally = Tally::new();
     for row in &store.rows {
         showdown(row, &seats[..k], &mut tally);
@@ -451,6 +465,53 @@ mod tests {
             (mean - want[0]).abs() < 4.5 * se,
             "{mean} vs {want:?} ± {se}"
         );
+    }
+
+    #[test]
+    fn deals_with_a_community_card_are_not_reused_for_fewer_seats_that_need_none() {
+        // Eight seats after third street (24 cards dealt, 28 left): the seventh card is shared.
+        let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+        let held: Vec<CardSet> = (0..8)
+            .map(|i| deck[i * 3..i * 3 + 3].iter().copied().collect())
+            .collect();
+        let stub = rest(&held);
+        let (h, mut live) = table(&held, stub);
+        let t = Table {
+            n: 8,
+            held: &h,
+            live: &live,
+            stub,
+        };
+        let (mut out, mut store) = (Shares::default(), Store::default());
+        stud_shares(&t, 18, &mut Rng::new(3), &mut out, &mut store);
+        assert!(store.community);
+        // One fold: seven seats still need 28 cards, the stub has 28: no community card.
+        live[7] = false;
+        let t = Table {
+            n: 8,
+            held: &h,
+            live: &live,
+            stub,
+        };
+        assert!(refold(&t, &store).is_none());
+        // Heads-up the same cards are reused.
+        let (h2, live2) = table(&held[..2], rest(&held[..2]));
+        let t2 = Table {
+            n: 2,
+            held: &h2,
+            live: &live2,
+            stub: rest(&held[..2]),
+        };
+        stud_shares(&t2, 18, &mut Rng::new(3), &mut out, &mut store);
+        let mut live3 = live2;
+        live3[1] = false;
+        let t3 = Table {
+            n: 2,
+            held: &h2,
+            live: &live3,
+            stub: rest(&held[..2]),
+        };
+        assert_eq!(refold(&t3, &store).expect("reused").pot[0], 1.0);
     }
 
     #[test]
