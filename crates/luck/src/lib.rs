@@ -73,9 +73,10 @@
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
 //! computed once, every card of the stub then costs one or two key evaluations and a comparison,
 //! and the mean share vector is a weighted sum over the dozen possible comparison outcomes.
-//! All-in model: one estimate per street's deal (heads-up 96 deals; with more seats a budget of
-//! `3 · STUD_SAMPLES` seven-card evaluations, eight seats 18 deals); after a fold the shares of
-//! the seats still in come from the same deals (comparisons only). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
+//! All-in model: one estimate per street's deal (heads-up 96 deals; three or four seats a budget
+//! of `3 · STUD_SAMPLES` seven-card evaluations, five or more `2 · STUD_SAMPLES`: eight seats 12
+//! deals); after a fold the shares of the seats still in come from the same deals (comparisons
+//! only) unless the seventh card would now come differently (community or not). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
 
 mod allin;
 pub mod value;
@@ -127,8 +128,8 @@ impl Model {
     }
 }
 
-/// The base of the deals per all-in estimate in stud: heads-up `2 · STUD_SAMPLES`, else
-/// `3 · STUD_SAMPLES / live` (eight seats 18). The variance of an estimate's noise falls as one
+/// The base of the deals per all-in estimate in stud: heads-up `2 · STUD_SAMPLES`, three or four
+/// live seats `3 · STUD_SAMPLES / live`, more `2 · STUD_SAMPLES / live` (eight seats 12). The variance of an estimate's noise falls as one
 /// over the deals, its cost grows with them (figures in docs/PERFORMANCE.md).
 pub const STUD_SAMPLES: u32 = 48;
 
@@ -298,47 +299,47 @@ impl Scale {
 /// The fitted all-in entries of stud (two, three or four, five or more live seats; six streets):
 /// `LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to eight seats,
 /// each table weighted by its raw variance; fitted on seed 1, checked on seed 2): held-out sd per
-/// hand 1845.3 raw, 1091.7 with `P` = pot, 855.6 fitted (the strength model: 1349.0).
+/// hand 1858.6 raw, 1098.1 with `P` = pot, 883.9 fitted.
 const STUD_ALLIN: [(f64, f64); 18] = [
-    (0.744, 1.859),
-    (3.554, -0.107),
-    (3.029, 0.199),
-    (1.783, 0.746),
-    (1.260, 0.454),
+    (0.733, 1.833),
+    (3.387, 0.023),
+    (3.025, 0.273),
+    (1.784, 0.764),
+    (1.269, 0.440),
     (1.0, 0.0),
-    (10.266, 12.832),
-    (1.191, 21.072),
-    (1.555, 18.548),
-    (1.245, 13.026),
-    (1.130, 4.034),
+    (10.328, 12.910),
+    (1.359, 19.766),
+    (1.537, 18.619),
+    (1.311, 11.816),
+    (1.122, 4.089),
     (1.0, 0.0),
-    (15.450, 9.656),
-    (2.007, 16.606),
-    (2.342, 9.705),
-    (1.558, 7.634),
-    (1.152, 3.311),
+    (7.839, 4.900),
+    (1.906, 12.200),
+    (2.194, 9.432),
+    (1.625, 5.210),
+    (1.157, 4.119),
     (1.0, 0.0),
 ];
 
 /// The fitted scale `Q` of the centred low share (all-in model, stud; entries as above).
 const STUD_ALLIN_LOW: [(f64, f64); 18] = [
-    (0.275, 0.687),
-    (-0.146, 1.276),
-    (0.464, 0.067),
-    (0.161, 0.485),
-    (-0.028, 0.384),
+    (0.275, 0.686),
+    (0.315, 0.639),
+    (0.353, 0.300),
+    (0.144, 0.512),
+    (-0.041, 0.330),
     (0.0, 0.0),
-    (0.742, 0.928),
-    (0.280, 3.696),
-    (0.158, 3.521),
-    (0.053, 1.248),
-    (0.017, 0.679),
+    (0.530, 0.662),
+    (0.027, 3.520),
+    (0.133, 2.900),
+    (-0.023, 2.206),
+    (0.051, 0.342),
     (0.0, 0.0),
-    (2.625, 1.641),
-    (0.595, 5.277),
-    (0.296, 2.271),
-    (-0.033, 1.936),
-    (-0.023, 1.048),
+    (5.035, 3.147),
+    (0.483, 4.217),
+    (0.243, 2.675),
+    (0.122, 0.557),
+    (-0.008, 0.844),
     (0.0, 0.0),
 ];
 
@@ -617,14 +618,16 @@ impl Adjuster {
     /// The all-in shares of the current state (all-in model).
     fn allin_now(&mut self) -> allin::Shares {
         // Heads-up `2 · base` deals (96: the cheapest estimates, and the ones whose noise weighs
-        // most against the narrow intervals of two-bot matches); with more seats a budget of
-        // `3 · base` seat evaluations (eight seats: 18 deals), which keeps a full table's cost
-        // per hand below the showdown-now model's. Measured with `luck_fit` (20,000 hands a
-        // table): a budget of `4 · base` narrows the eight-seat table by about 2% more.
+        // most against the narrow intervals of two-bot matches); three or four seats a budget of
+        // `3 · base` seat evaluations, five or more `2 · base` (eight seats: 12 deals), which
+        // keeps a full table's cost per hand near the showdown-now model's. Measured with
+        // `luck_fit` (20,000 hands a table): twice the budget narrows an eight-seat table's
+        // interval by about 2% more.
         let live = self.st.live_count().max(1);
         let samples = match self.model {
             Model::AllIn(base) if live <= 2 => 2 * base.max(1),
-            Model::AllIn(base) => (3 * base.max(1) / live as u32).max(1),
+            Model::AllIn(base) if live <= 4 => 3 * base.max(1) / live as u32,
+            Model::AllIn(base) => (2 * base.max(1) / live as u32).max(1),
             _ => 1,
         };
         let mut out = allin::Shares::default();
