@@ -4,7 +4,15 @@
 //! `cargo run --release -p pitboss-arena --example luck_fit [HANDS]`.
 //!
 //! Any scale fixed before a card keeps the estimate unbiased; the fit only decides how much of
-//! the luck it removes. The fit is done on one seed and checked on another.
+//! the luck it removes. The fit is done on one seed and checked on another, every table weighted
+//! alike (its samples divided by its raw sd).
+//!
+//! Environment: `LUCK_MODEL=allin:N` fits the all-in model (else the strength model);
+//! `ONLY_GAME=stud8-fl` one game; `TABLE=equity,hilo` one table of those bots instead of the
+//! game's ten; `DUP=1` fits and checks duplicate units (each deal in every seat rotation, a
+//! sample one bot's sum), `DUP=both` fits plain hands and duplicate units together (the default
+//! stud scale) and checks plain hands; `LUCK_LIVE=L` uses the all-in model only up to L live
+//! seats.
 
 use pitboss_arena::{convert, InProcess, Player, Referee};
 use pitboss_cards::DeckKey;
@@ -19,7 +27,7 @@ const FEATURES: usize = 4 * STREETS;
 type Sample = ([f64; FEATURES], f64);
 
 /// Per hand and seat: features (share deltas times pot and times unit, per street) and net.
-fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sample>) {
+fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, dup: bool, out: &mut Vec<Sample>) {
     let preset = Preset::by_name(game).unwrap();
     let n = bots.len();
     let setup = TableSetup {
@@ -53,12 +61,23 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sampl
         .with_scale(Scale::POT)
         .with_allin_live(live);
     let unit = preset.game.unit() as f64;
+    // `dup`: duplicate units, as the interval factors are measured: each deal is played in every
+    // seat rotation and a sample is one bot's sum over them (what duplicate play averages).
+    let mut ids: Vec<usize> = (0..n).collect();
+    let mut unit_sum = vec![([0.0; FEATURES], 0.0); n];
     for k in 0..hands {
         let t = table.with_button(Seat((k % n as u64) as u8));
         players.rotate_right(1);
-        referee.play(&t, pitboss_cards::Deck::with_key(&key, k), k, &mut players);
+        ids.rotate_right(1);
+        let deal = if dup { k / n as u64 } else { k };
+        referee.play(
+            &t,
+            pitboss_cards::Deck::with_key(&key, deal),
+            k,
+            &mut players,
+        );
         let hand = referee.hand();
-        adj.seed_hand(0, k);
+        adj.seed_hand(0, deal);
         let mut x = vec![[0.0; FEATURES]; n];
         adj.replay(n, hand.events(), |c| {
             let s = c.scale_index;
@@ -69,6 +88,20 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, out: &mut Vec<Sampl
                 x[i][2 * STREETS + 2 * s + 1] += l * unit;
             }
         });
+        if dup {
+            for (i, (_, net)) in hand.net().enumerate() {
+                let u = &mut unit_sum[ids[i]];
+                for (a, b) in u.0.iter_mut().zip(&x[i]) {
+                    *a += b;
+                }
+                u.1 += net as f64;
+            }
+            if k % n as u64 == n as u64 - 1 {
+                out.extend(unit_sum.iter().copied());
+                unit_sum = vec![([0.0; FEATURES], 0.0); n];
+            }
+            continue;
+        }
         for (i, (_, net)) in hand.net().enumerate() {
             out.push((x[i], net as f64));
         }
@@ -193,13 +226,23 @@ fn main() {
         // Each table's hands are divided by the table's raw sd, so that every table weighs the
         // same in the fit (else the tables with the biggest pots decide every entry).
         let mut tests = Vec::new();
+        // `DUP=1`: fit and check on duplicate units; `DUP=both`: fit on plain hands and duplicate
+        // units alike (each normalised), check on plain hands.
+        let mode = std::env::var("DUP").unwrap_or_default();
         for bots in tables {
-            let mut tr = Vec::new();
-            samples(game, bots, hands, 1, &mut tr);
-            let w = 1.0 / sd_after(&tr, &[0.0; FEATURES]).0;
-            train.extend(tr.into_iter().map(|(x, y)| (x.map(|v| v * w), y * w)));
+            let fits: &[bool] = match mode.as_str() {
+                "" => &[false],
+                "both" => &[false, true],
+                _ => &[true],
+            };
+            for &dup in fits {
+                let mut tr = Vec::new();
+                samples(game, bots, hands, 1, dup, &mut tr);
+                let w = 1.0 / sd_after(&tr, &[0.0; FEATURES]).0;
+                train.extend(tr.into_iter().map(|(x, y)| (x.map(|v| v * w), y * w)));
+            }
             let mut te = Vec::new();
-            samples(game, bots, hands, 2, &mut te);
+            samples(game, bots, hands, 2, mode == "1", &mut te);
             tests.push((bots.join("-"), te));
         }
         let beta = fit(&train);

@@ -297,49 +297,50 @@ impl Scale {
 }
 
 /// The fitted all-in entries of stud (two, three or four, five or more live seats; six streets):
-/// `LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to eight seats,
-/// each table weighted by its raw variance; fitted on seed 1, checked on seed 2): held-out sd per
-/// hand 1858.6 raw, 1098.1 with `P` = pot, 883.9 fitted.
+/// `DUP=both LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to
+/// eight seats, plain hands and duplicate units alike, each set weighted by its raw variance;
+/// fitted on seed 1, checked on seed 2): held-out sd per plain hand 1858.6 raw, 1098.1 with
+/// `P` = pot, 885.6 fitted.
 const STUD_ALLIN: [(f64, f64); 18] = [
-    (0.733, 1.833),
-    (3.387, 0.023),
-    (3.025, 0.273),
-    (1.784, 0.764),
-    (1.269, 0.440),
+    (0.725, 1.813),
+    (3.086, 0.136),
+    (2.819, 0.386),
+    (1.738, 0.716),
+    (1.267, 0.479),
     (1.0, 0.0),
-    (10.328, 12.910),
-    (1.359, 19.766),
-    (1.537, 18.619),
-    (1.311, 11.816),
-    (1.122, 4.089),
+    (10.093, 12.616),
+    (1.443, 18.895),
+    (1.576, 18.234),
+    (1.332, 11.463),
+    (1.133, 3.807),
     (1.0, 0.0),
-    (7.839, 4.900),
-    (1.906, 12.200),
-    (2.194, 9.432),
-    (1.625, 5.210),
-    (1.157, 4.119),
+    (7.790, 4.869),
+    (1.963, 11.080),
+    (2.264, 8.004),
+    (1.645, 4.436),
+    (1.159, 3.782),
     (1.0, 0.0),
 ];
 
 /// The fitted scale `Q` of the centred low share (all-in model, stud; entries as above).
 const STUD_ALLIN_LOW: [(f64, f64); 18] = [
-    (0.275, 0.686),
-    (0.315, 0.639),
-    (0.353, 0.300),
-    (0.144, 0.512),
-    (-0.041, 0.330),
+    (0.276, 0.691),
+    (0.153, 1.074),
+    (-0.241, 1.896),
+    (0.045, 1.450),
+    (-0.045, 0.176),
     (0.0, 0.0),
-    (0.530, 0.662),
-    (0.027, 3.520),
-    (0.133, 2.900),
-    (-0.023, 2.206),
-    (0.051, 0.342),
+    (0.660, 0.825),
+    (0.103, 3.106),
+    (0.129, 2.626),
+    (-0.010, 2.016),
+    (0.045, 0.470),
     (0.0, 0.0),
-    (5.035, 3.147),
-    (0.483, 4.217),
-    (0.243, 2.675),
-    (0.122, 0.557),
-    (-0.008, 0.844),
+    (4.992, 3.120),
+    (0.541, 3.971),
+    (0.242, 2.404),
+    (0.085, 0.681),
+    (-0.005, 0.882),
     (0.0, 0.0),
 ];
 
