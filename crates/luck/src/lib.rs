@@ -100,22 +100,16 @@ pub enum Model {
 
 impl Model {
     /// The model the referee uses: all-in shares in stud hi/lo ([`STUD_SAMPLES`] sets the deals
-    /// per estimate), the strength model in triple draw (whose one correction per card already removes
-    /// most of the luck there, and where all-in shares would need the players' drawing choices).
+    /// per estimate), the strength model in triple draw (whose one correction per card already
+    /// removes most of the luck there, and where all-in shares would need the players' drawing
+    /// choices).
     pub fn recommended(variant: Variant) -> Model {
         match variant {
             Variant::StudHiLo => Model::AllIn(STUD_SAMPLES),
             Variant::TripleDraw => Model::Strength,
         }
     }
-}
 
-/// The name of the referee's current value model, recorded in tournament plans so that a resumed
-/// or merged tournament keeps the model it began with (a plan without a name is from before the
-/// all-in model: [`Model::by_name`] gives the strength model for it).
-pub const MODEL_NAME: &str = "allin48";
-
-impl Model {
     /// The model recorded as `name` in a plan, for `variant`: `None` (plans made before names were
     /// recorded) the strength model, [`MODEL_NAME`] the recommended one; any other name is unknown
     /// to this version.
@@ -128,9 +122,15 @@ impl Model {
     }
 }
 
+/// The name of the referee's current value model, recorded in tournament plans so that a resumed
+/// or merged tournament keeps the model it began with (a plan without a name is from before the
+/// all-in model: [`Model::by_name`] gives the strength model for it).
+pub const MODEL_NAME: &str = "allin48";
+
 /// The base of the deals per all-in estimate in stud: heads-up `2 · STUD_SAMPLES`, three or four
-/// live seats `3 · STUD_SAMPLES / live`, more `2 · STUD_SAMPLES / live` (eight seats 12). The variance of an estimate's noise falls as one
-/// over the deals, its cost grows with them (figures in docs/PERFORMANCE.md).
+/// live seats `3 · STUD_SAMPLES / live`, more `2 · STUD_SAMPLES / live` (eight seats 12). The
+/// variance of an estimate's noise falls as one over the deals, its cost grows with them (figures
+/// in docs/PERFORMANCE.md).
 pub const STUD_SAMPLES: u32 = 48;
 
 /// One chance event as the estimator saw it (for tests and diagnostics).

@@ -413,14 +413,7 @@ fn fast_event(p: &mut Cursor<'_>) -> Option<Event> {
         b"raise" => {
             let seat = seat(p)?;
             p.lit(b",\"kind\":\"")?;
-            let kind = if p.lit(b"raise\"").is_some() {
-                RaiseKind::Raise
-            } else if p.lit(b"bet\"").is_some() {
-                RaiseKind::Bet
-            } else {
-                p.lit(b"complete\"")?;
-                RaiseKind::Complete
-            };
+            let kind = raise_kind(p)?;
             p.lit(b",\"to\":")?;
             let to = p.uint()?;
             p.lit(b",\"all_in\":")?;
@@ -510,6 +503,18 @@ fn fast_table(p: &mut Cursor<'_>) -> Option<Option<u32>> {
     }
 }
 
+/// A raise kind's name and closing quote (after the opening one), as the referee writes it.
+fn raise_kind(p: &mut Cursor<'_>) -> Option<RaiseKind> {
+    if p.lit(b"raise\"").is_some() {
+        Some(RaiseKind::Raise)
+    } else if p.lit(b"bet\"").is_some() {
+        Some(RaiseKind::Bet)
+    } else {
+        p.lit(b"complete\"")?;
+        Some(RaiseKind::Complete)
+    }
+}
+
 fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
     p.lit(b"{\"fold\":")?;
     let fold = p.boolean()?;
@@ -520,14 +525,7 @@ fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
     p.lit(b",\"raise\":")?;
     let raise = p.opt(|p| {
         p.lit(b"{\"kind\":\"")?;
-        let kind = if p.lit(b"raise\"").is_some() {
-            RaiseKind::Raise
-        } else if p.lit(b"bet\"").is_some() {
-            RaiseKind::Bet
-        } else {
-            p.lit(b"complete\"")?;
-            RaiseKind::Complete
-        };
+        let kind = raise_kind(p)?;
         p.lit(b",\"min_to\":")?;
         let min_to = p.uint()?;
         p.lit(b",\"max_to\":")?;
