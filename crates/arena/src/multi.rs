@@ -7,6 +7,7 @@
 //! recorded in hand order, so the files do not depend on the order in which replies came.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -117,73 +118,116 @@ struct Tab {
     next: u64,
 }
 
-struct Outcome {
-    events: Vec<Event>,
-    net: Vec<(Seat, i64)>,
-    faults: Vec<SeatFault>,
+/// The hands one worker plays on several tables at once, and where each is dealt from.
+pub struct Hands<'a> {
+    pub table: &'a Table,
+    pub key: &'a DeckKey,
+    /// Bots (seats) at the table.
+    pub n: usize,
+    /// Duplicate: hand `k` is deal `k / n` in rotation `k % n`, and each rotation is a lane with
+    /// players of its own (see [`slot`]).
+    pub duplicate: bool,
+    /// The hand numbers: table `j` plays `start + j`, `start + j + k`, … in order.
+    pub range: Range<u64>,
 }
 
-/// Plays block `b` on `k` tables at once.
-pub(crate) fn play_block(
-    cfg: &MatchConfig,
-    factory: &dyn BotFactory,
-    table: &Table,
-    b: u64,
-    bsize: u64,
-    k: usize,
-) -> Block {
-    let n = cfg.bots.len();
-    let key: DeckKey = cfg.deck_key();
-    let mut rec = Recorder::new(cfg, table);
-    let lanes = if cfg.duplicate { n } else { 1 };
-    let first = b * bsize;
-    let last = ((b + 1) * bsize).min(cfg.hands);
-    let k = k.min((last - first) as usize).max(1);
-    // One shared process per (lane, bot) for the bots that play several tables.
-    let procs: Vec<Vec<Option<Result<SharedProcess, Fault>>>> = (0..lanes)
+impl Hands<'_> {
+    fn lanes(&self) -> usize {
+        if self.duplicate {
+            self.n
+        } else {
+            1
+        }
+    }
+}
+
+/// The processes of the bots that play several tables, by lane and bot; `None` for a bot played
+/// in-process (one instance per table), an error for a process that could not start.
+pub type Procs = Vec<Vec<Option<Result<SharedProcess, Fault>>>>;
+
+/// One shared process per lane for every bot whose `concurrency` is finite.
+pub fn procs(
+    lanes: usize,
+    n: usize,
+    concurrency: impl Fn(usize) -> usize,
+    create: impl Fn(usize, usize) -> Result<SharedProcess, Fault>,
+) -> Procs {
+    (0..lanes)
         .map(|lane| {
             (0..n)
-                .map(|i| {
-                    (factory.concurrency(i) != usize::MAX).then(|| factory.create_multi(i, lane))
+                .map(|i| (concurrency(i) != usize::MAX).then(|| create(i, lane)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The players of table `j`, by lane: the table's seat on each shared process, else a player
+/// from `create(lane, bot)` (a seat whose bot cannot start forfeits).
+pub fn table_players(
+    procs: &Procs,
+    j: usize,
+    mut create: impl FnMut(usize, usize) -> Result<Box<dyn Player>, Fault>,
+) -> Vec<Vec<Box<dyn Player>>> {
+    procs
+        .iter()
+        .enumerate()
+        .map(|(lane, bots)| {
+            bots.iter()
+                .enumerate()
+                .map(|(i, p)| match p {
+                    Some(Ok(p)) => Box::new(TableSeat {
+                        process: p.clone(),
+                        table: j as u32,
+                    }) as Box<dyn Player>,
+                    Some(Err(f)) => Box::new(Forfeited(f.clone())) as Box<dyn Player>,
+                    None => create(lane, i).unwrap_or_else(|f| Box::new(Forfeited(f))),
                 })
                 .collect()
         })
-        .collect();
-    let mut tabs: Vec<Tab> = (0..k)
-        .map(|j| Tab {
+        .collect()
+}
+
+/// A hand played to its end.
+pub struct Outcome {
+    pub events: Vec<Event>,
+    pub net: Vec<(Seat, i64)>,
+    pub faults: Vec<SeatFault>,
+}
+
+/// Plays `hands` on `tables.len()` tables at once (`tables[j]`: table `j`'s players by lane, from
+/// [`table_players`]), and gives every hand to `record` in hand order. Returns the faults of the
+/// match start, by bot (a shared process's once).
+pub fn play_tables(
+    hands: &Hands,
+    procs: &Procs,
+    tables: Vec<Vec<Vec<Box<dyn Player>>>>,
+    start: &MatchStart,
+    record: &mut dyn FnMut(u64, &Outcome),
+) -> Vec<(usize, FaultKind)> {
+    let mut start_faults = Vec::new();
+    let n = hands.n;
+    let k = tables.len().max(1);
+    let Range {
+        start: first,
+        end: last,
+    } = hands.range.clone();
+    let mut tabs: Vec<Tab> = tables
+        .into_iter()
+        .enumerate()
+        .map(|(j, lanes)| Tab {
             referee: Referee::new(),
-            lanes: (0..lanes)
-                .map(|lane| {
-                    (0..n)
-                        .map(|i| match &procs[lane][i] {
-                            Some(Ok(p)) => Box::new(TableSeat {
-                                process: p.clone(),
-                                table: j as u32,
-                            }) as Box<dyn Player>,
-                            Some(Err(f)) => Box::new(Forfeited(f.clone())) as Box<dyn Player>,
-                            None => factory
-                                .create(
-                                    i,
-                                    derive_seed(cfg.seed, b, ((j * lanes + lane) * n + i) as u64),
-                                    lane,
-                                )
-                                .unwrap_or_else(|f| Box::new(Forfeited(f))),
-                        })
-                        .collect()
-                })
-                .collect(),
+            lanes,
             hand: None,
             waiting: None,
             next: first + j as u64,
         })
         .collect();
-    let start = match_start(cfg, table);
     for (j, tab) in tabs.iter_mut().enumerate() {
         for players in &mut tab.lanes {
             for (i, p) in players.iter_mut().enumerate() {
-                if let Err(f) = p.match_start(&start) {
+                if let Err(f) = p.match_start(start) {
                     if j == 0 || !p.deferred() {
-                        rec.stats.bots[i].add_fault(f.kind);
+                        start_faults.push((i, f.kind));
                     }
                 }
             }
@@ -211,20 +255,20 @@ pub(crate) fn play_block(
                         }
                         let hk = tab.next;
                         tab.next += k as u64;
-                        let s = slot(hk, n, cfg.duplicate);
-                        let t = table.with_button(Seat(s.button as u8));
-                        let players = &mut tab.lanes[if cfg.duplicate { s.rotation } else { 0 }];
+                        let s = slot(hk, n, hands.duplicate);
+                        let t = hands.table.with_button(Seat(s.button as u8));
+                        let players = &mut tab.lanes[if hands.duplicate { s.rotation } else { 0 }];
                         players.rotate_right(s.rotation);
                         tab.referee
-                            .begin(&t, Deck::with_key(&key, s.deal), hk, players);
+                            .begin(&t, Deck::with_key(hands.key, s.deal), hk, players);
                         tab.hand = Some((hk, s.rotation));
                         (hk, s.rotation)
                     }
                 };
-                let players = &mut tab.lanes[if cfg.duplicate { rot } else { 0 }];
+                let lane = if hands.duplicate { rot } else { 0 };
+                let players = &mut tab.lanes[lane];
                 match tab.referee.step(players) {
                     Some(seat) => {
-                        let lane = if cfg.duplicate { rot } else { 0 };
                         let bot = (seat + n - rot) % n;
                         let req = tab.referee.request(seat);
                         let submitted = match &procs[lane][bot] {
@@ -256,7 +300,7 @@ pub(crate) fn play_block(
             }
         }
         while let Some(o) = outcomes.remove(&recorded) {
-            rec.record(recorded, &o.events, &o.net, &o.faults);
+            record(recorded, &o);
             recorded += 1;
         }
         if tabs.iter().all(|t| t.waiting.is_none()) {
@@ -288,6 +332,53 @@ pub(crate) fn play_block(
     }
     for p in &all {
         lock(p).finish();
+    }
+    start_faults
+}
+
+/// Plays block `b` of a match on `k` tables at once.
+pub(crate) fn play_block(
+    cfg: &MatchConfig,
+    factory: &dyn BotFactory,
+    table: &Table,
+    b: u64,
+    bsize: u64,
+    k: usize,
+) -> Block {
+    let n = cfg.bots.len();
+    let key: DeckKey = cfg.deck_key();
+    let mut rec = Recorder::new(cfg, table);
+    let first = b * bsize;
+    let last = ((b + 1) * bsize).min(cfg.hands);
+    let hands = Hands {
+        table,
+        key: &key,
+        n,
+        duplicate: cfg.duplicate,
+        range: first..last,
+    };
+    let lanes = hands.lanes();
+    let k = k.min((last - first) as usize).max(1);
+    let procs = procs(
+        lanes,
+        n,
+        |i| factory.concurrency(i),
+        |i, lane| factory.create_multi(i, lane),
+    );
+    let tables = (0..k)
+        .map(|j| {
+            table_players(&procs, j, |lane, i| {
+                let seed = derive_seed(cfg.seed, b, ((j * lanes + lane) * n + i) as u64);
+                factory.create(i, seed, lane)
+            })
+        })
+        .collect();
+    let start = match_start(cfg, table);
+    let faults = play_tables(&hands, &procs, tables, &start, &mut |hk, o| {
+        rec.record(hk, &o.events, &o.net, &o.faults)
+    });
+    for (i, kind) in faults {
+        rec.stats.bots[i].add_fault(kind);
     }
     rec.block(b)
 }

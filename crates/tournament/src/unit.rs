@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use pitboss_protocol::MatchStart;
-use pitboss_rules::{Preset, Seat, TableSetup};
+use pitboss_rules::{Event, Preset, Seat, TableSetup};
 use serde::{Deserialize, Serialize};
 
 use pitboss_cards::Deck;
@@ -13,6 +13,7 @@ use pitboss_luck::Model;
 use super::plan::{bot_seed, game_key, sha256_hex, UnitSpec};
 use super::TournamentError;
 use pitboss_arena::convert;
+use pitboss_arena::multi::{self, Hands, SharedProcess};
 use pitboss_arena::player::{Fault, Player};
 use pitboss_arena::referee::Referee;
 use pitboss_arena::runner::{slot, Forfeited};
@@ -26,11 +27,35 @@ pub trait EntrantFactory: Sync {
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (its seat then forfeits every hand).
     fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault>;
+
+    /// Tables one process of `spec` plays at once (protocol 1.1 `concurrency`); `usize::MAX` for
+    /// an in-process bot, which is created per table. See [`pitboss_arena::BotFactory::concurrency`].
+    fn concurrency(&self, _spec: &str) -> usize {
+        usize::MAX
+    }
+
+    /// The process of `spec` for `lane` that plays several tables of a unit at once (only asked
+    /// when [`EntrantFactory::concurrency`] is finite).
+    ///
+    /// # Errors
+    /// A [`Fault`] when the bot cannot be started.
+    fn create_multi(&self, spec: &str, _lane: usize) -> Result<SharedProcess, Fault> {
+        Err(Fault::new(
+            pitboss_protocol::FaultKind::Handshake,
+            format!("{spec} plays one table per process"),
+        ))
+    }
 }
 
 impl<T: EntrantFactory + ?Sized> EntrantFactory for &T {
     fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
         (**self).create(spec, seed, lane)
+    }
+    fn concurrency(&self, spec: &str) -> usize {
+        (**self).concurrency(spec)
+    }
+    fn create_multi(&self, spec: &str, lane: usize) -> Result<SharedProcess, Fault> {
+        (**self).create_multi(spec, lane)
     }
 }
 
@@ -190,6 +215,12 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 /// Plays a unit: every deal of the batch in every seat rotation, bots fresh from the factory.
 /// The result is not sealed yet ([`UnitResult::seal`]). `luck`: luck-adjust with the plan's
 /// value model (its recorded name, see `Model::by_name`; checked known when the plan was read).
+///
+/// When every external bot of the unit plays several tables per process (protocol 1.1), the
+/// unit's hands are dealt to that many tables at once, as a match block is: table `j` plays hands
+/// `j, j + K, …`, each table has its own in-process bots (table 0 with the seeds of the one-table
+/// path), and the hands are recorded in hand order, so a bot whose decisions depend only on the
+/// hand gives the same unit whatever its concurrency.
 pub fn play_unit(
     seed: u64,
     salt: Option<&pitboss_cards::Salt>,
@@ -198,7 +229,6 @@ pub fn play_unit(
     factory: &dyn EntrantFactory,
     luck: Option<Option<&str>>,
 ) -> UnitResult {
-    let luck_adjust = luck.is_some();
     let n = spec.bots.len();
     let preset = Preset::by_name(&spec.game).expect("validated game");
     let table = TableSetup {
@@ -208,97 +238,108 @@ pub fn play_unit(
     }
     .validate()
     .expect("preset tables are valid");
-    let mut stats = vec![BotStats::default(); n];
-    // One set of players per seat rotation: lane 0 keeps the seeds of a single set.
-    let mut lanes: Vec<Vec<Box<dyn Player>>> = (0..n)
-        .map(|lane| {
-            specs
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let seed = bot_seed(seed, &spec.game, &spec.bots, spec.batch, i);
-                    let seed = if lane == 0 {
-                        seed
-                    } else {
-                        pitboss_arena::runner::derive_seed(seed, lane as u64, 0x1A4E)
-                    };
-                    factory
-                        .create(s, seed, lane)
-                        .unwrap_or_else(|f| Box::new(Forfeited(f)))
-                })
-                .collect()
-        })
-        .collect();
+    // The seed of bot `i` in seat rotation `lane`: lane 0 keeps the seeds of a single set.
+    let lane_seed = |lane: usize, i: usize| {
+        let seed = bot_seed(seed, &spec.game, &spec.bots, spec.batch, i);
+        if lane == 0 {
+            seed
+        } else {
+            pitboss_arena::runner::derive_seed(seed, lane as u64, 0x1A4E)
+        }
+    };
     let start = MatchStart {
         game: convert::game_info(&table.game().clone()),
         hands: spec.deals * n as u64,
         decision_ms: 0,
         bank_ms: 0,
     };
-    for players in &mut lanes {
-        for (i, p) in players.iter_mut().enumerate() {
-            if let Err(f) = p.match_start(&start) {
-                stats[i].add_fault(f.kind);
+    let key = game_key(seed, salt, &spec.game);
+    let mut acc = Tally::new(
+        n,
+        luck.map(|name| {
+            let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
+            pitboss_luck::Adjuster::new(&preset.game, model)
+        }),
+        key.side_seed(),
+        spec.deals as usize,
+    );
+    let range = spec.first_deal * n as u64..(spec.first_deal + spec.deals) * n as u64;
+    let k = specs
+        .iter()
+        .map(|s| factory.concurrency(s))
+        .min()
+        .unwrap_or(1);
+    if k != usize::MAX && k > 1 {
+        let hands = Hands {
+            table: &table,
+            key: &key,
+            n,
+            duplicate: true,
+            range: range.clone(),
+        };
+        let procs = multi::procs(
+            n,
+            n,
+            |i| factory.concurrency(specs[i]),
+            |i, lane| factory.create_multi(specs[i], lane),
+        );
+        let tables = (0..k.min(range.clone().count()))
+            .map(|j| {
+                multi::table_players(&procs, j, |lane, i| {
+                    let seed = match j {
+                        0 => lane_seed(lane, i),
+                        _ => {
+                            pitboss_arena::runner::derive_seed(lane_seed(lane, i), j as u64, 0x7AB1)
+                        }
+                    };
+                    factory.create(specs[i], seed, lane)
+                })
+            })
+            .collect();
+        let faults = multi::play_tables(&hands, &procs, tables, &start, &mut |hk, o| {
+            acc.hand(hk, &o.events, &o.net, &o.faults)
+        });
+        for (i, kind) in faults {
+            acc.stats[i].add_fault(kind);
+        }
+    } else {
+        let mut lanes: Vec<Vec<Box<dyn Player>>> = (0..n)
+            .map(|lane| {
+                specs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        factory
+                            .create(s, lane_seed(lane, i), lane)
+                            .unwrap_or_else(|f| Box::new(Forfeited(f)))
+                    })
+                    .collect()
+            })
+            .collect();
+        for players in &mut lanes {
+            for (i, p) in players.iter_mut().enumerate() {
+                if let Err(f) = p.match_start(&start) {
+                    acc.stats[i].add_fault(f.kind);
+                }
             }
         }
-    }
-    let key = game_key(seed, salt, &spec.game);
-    let mut referee = Referee::new();
-    let mut net = vec![Vec::with_capacity(spec.deals as usize); n];
-    let mut unit_net = vec![0i64; n];
-    let mut adjuster = luck.map(|name| {
-        let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
-        pitboss_luck::Adjuster::new(&preset.game, model)
-    });
-    let side_seed = key.side_seed();
-    let mut adj = vec![Vec::new(); if luck_adjust { n } else { 0 }];
-    let (mut corrections, mut nets, mut milli) = (vec![0.0; n], vec![0i64; n], vec![0i64; n]);
-    let mut unit_adj = vec![0i64; n];
-    for d in spec.first_deal..spec.first_deal + spec.deals {
-        for (r, players) in lanes.iter_mut().enumerate() {
-            let k = d * n as u64 + r as u64;
+        let mut referee = Referee::new();
+        let mut net = Vec::with_capacity(n);
+        for k in range {
             let s = slot(k, n, true);
             let t = table.with_button(Seat(s.button as u8));
+            let players = &mut lanes[s.rotation];
             players.rotate_right(s.rotation);
             referee.play(&t, Deck::with_key(&key, s.deal), k, players);
             players.rotate_left(s.rotation);
             let hand = referee.hand();
-            let events = hand.events();
-            if let Some(a) = adjuster.as_mut() {
-                a.seed_hand(side_seed, s.deal);
-                a.hand(n, events, &mut corrections);
-                for (v, (_, chips)) in nets.iter_mut().zip(hand.net()) {
-                    *v = chips;
-                }
-                pitboss_luck::adjusted_milli(&nets, &corrections, &mut milli);
-            }
-            for (seat, chips) in hand.net() {
-                let bot = (seat.index() + n - s.rotation) % n;
-                stats[bot].add_hand(seat, events, chips);
-                unit_net[bot] += chips;
-                if adjuster.is_some() {
-                    stats[bot].add_adjusted(milli[seat.index()]);
-                    unit_adj[bot] += milli[seat.index()];
-                }
-            }
-            for f in &referee.faults {
-                let bot = (f.seat.index() + n - s.rotation) % n;
-                stats[bot].add_fault(f.kind);
-            }
+            net.clear();
+            net.extend(hand.net());
+            acc.hand(k, hand.events(), &net, &referee.faults);
         }
-        for (bot, v) in unit_net.iter_mut().enumerate() {
-            stats[bot].add_unit(*v);
-            net[bot].push(*v);
-            *v = 0;
+        for p in lanes.iter_mut().flatten() {
+            p.finish();
         }
-        for (bot, v) in unit_adj.iter_mut().enumerate().take(adj.len()) {
-            stats[bot].add_adjusted_unit(*v);
-            adj[bot].push(*v);
-            *v = 0;
-        }
-    }
-    for p in lanes.iter_mut().flatten() {
-        p.finish();
     }
     UnitResult {
         id: spec.id.clone(),
@@ -307,10 +348,95 @@ pub fn play_unit(
         batch: spec.batch,
         first_deal: spec.first_deal,
         deals: spec.deals,
-        stats,
-        net,
-        adj,
+        stats: acc.stats,
+        net: acc.net,
+        adj: acc.adj,
         plan: String::new(),
         checksum: String::new(),
+    }
+}
+
+/// A unit's sums, hand by hand in hand order: statistics per bot, each bot's net per duplicate
+/// deal, and the luck-adjusted results when the unit is adjusted.
+struct Tally {
+    n: usize,
+    stats: Vec<BotStats>,
+    net: Vec<Vec<i64>>,
+    adj: Vec<Vec<i64>>,
+    unit_net: Vec<i64>,
+    unit_adj: Vec<i64>,
+    adjuster: Option<pitboss_luck::Adjuster>,
+    side_seed: u64,
+    corrections: Vec<f64>,
+    nets: Vec<i64>,
+    milli: Vec<i64>,
+}
+
+impl Tally {
+    fn new(
+        n: usize,
+        adjuster: Option<pitboss_luck::Adjuster>,
+        side_seed: u64,
+        deals: usize,
+    ) -> Tally {
+        let adjusted = adjuster.is_some();
+        Tally {
+            n,
+            stats: vec![BotStats::default(); n],
+            net: vec![Vec::with_capacity(deals); n],
+            adj: vec![Vec::new(); if adjusted { n } else { 0 }],
+            unit_net: vec![0; n],
+            unit_adj: vec![0; n],
+            adjuster,
+            side_seed,
+            corrections: vec![0.0; n],
+            nets: vec![0; n],
+            milli: vec![0; n],
+        }
+    }
+
+    /// Hand `k` (deal `k / n`, rotation `k % n`), given in hand order.
+    fn hand(
+        &mut self,
+        k: u64,
+        events: &[Event],
+        net: &[(Seat, i64)],
+        faults: &[pitboss_arena::SeatFault],
+    ) {
+        let n = self.n;
+        let s = slot(k, n, true);
+        if let Some(a) = self.adjuster.as_mut() {
+            a.seed_hand(self.side_seed, s.deal);
+            a.hand(n, events, &mut self.corrections);
+            for (v, (_, chips)) in self.nets.iter_mut().zip(net) {
+                *v = *chips;
+            }
+            pitboss_luck::adjusted_milli(&self.nets, &self.corrections, &mut self.milli);
+        }
+        for &(seat, chips) in net {
+            let bot = (seat.index() + n - s.rotation) % n;
+            self.stats[bot].add_hand(seat, events, chips);
+            self.unit_net[bot] += chips;
+            if self.adjuster.is_some() {
+                self.stats[bot].add_adjusted(self.milli[seat.index()]);
+                self.unit_adj[bot] += self.milli[seat.index()];
+            }
+        }
+        for f in faults {
+            let bot = (f.seat.index() + n - s.rotation) % n;
+            self.stats[bot].add_fault(f.kind);
+        }
+        if s.rotation == n - 1 {
+            for (bot, v) in self.unit_net.iter_mut().enumerate() {
+                self.stats[bot].add_unit(*v);
+                self.net[bot].push(*v);
+                *v = 0;
+            }
+            for (bot, v) in self.unit_adj.iter_mut().enumerate().take(self.adj.len()) {
+                self.stats[bot].add_adjusted_unit(*v);
+                self.adj[bot].push(*v);
+                *v = 0;
+            }
+        }
     }
 }

@@ -130,15 +130,33 @@ impl Entrants {
     }
 }
 
-impl EntrantFactory for Entrants {
-    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
-        let i = *self.index.get(spec).ok_or_else(|| {
+impl Entrants {
+    fn index(&self, spec: &str) -> Result<usize, Fault> {
+        self.index.get(spec).copied().ok_or_else(|| {
             Fault::new(
                 pitboss_protocol::FaultKind::Crash,
                 format!("unknown bot {spec}"),
             )
-        })?;
-        self.factory.create(i, seed, lane)
+        })
+    }
+}
+
+impl EntrantFactory for Entrants {
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
+        self.factory.create(self.index(spec)?, seed, lane)
+    }
+
+    fn concurrency(&self, spec: &str) -> usize {
+        self.index(spec)
+            .map_or(usize::MAX, |i| self.factory.concurrency(i))
+    }
+
+    fn create_multi(
+        &self,
+        spec: &str,
+        lane: usize,
+    ) -> Result<pitboss_arena::multi::SharedProcess, Fault> {
+        self.factory.create_multi(self.index(spec)?, lane)
     }
 }
 

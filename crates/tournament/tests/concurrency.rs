@@ -1,0 +1,133 @@
+//! Units with bots that play several tables per process (protocol 1.1): the unit's hands are
+//! spread over the tables, and a bot whose decisions depend only on the hand gives the same unit
+//! as when it plays one table; a process that crashes mid-batch costs faults, not results.
+
+use std::path::{Path, PathBuf};
+
+use pitboss_arena::external::{ExternalFactory, ExternalOptions, Limits};
+use pitboss_arena::multi::SharedProcess;
+use pitboss_arena::{BotFactory, Fault, Player};
+use pitboss_tournament::plan::UnitSpec;
+use pitboss_tournament::unit::{play_unit, EntrantFactory, UnitResult};
+
+fn fixture(mode: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/tests/fixtures/multi.py");
+    let python = if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    };
+    format!("exec:{python} {} {mode}", p.display())
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pitboss-tour-conc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The specs of a unit, started by an [`ExternalFactory`] (built-ins in-process).
+struct Field {
+    specs: Vec<String>,
+    factory: ExternalFactory,
+}
+
+impl Field {
+    fn new(specs: &[String], out: &Path) -> Field {
+        let opts = ExternalOptions {
+            limits: Limits {
+                decision_ms: Some(5_000),
+                bank_ms: Some(60_000),
+                restarts: Some(2),
+                startup_ms: Some(30_000),
+                ..Limits::default()
+            },
+            sandbox: false,
+            transcript: true,
+            out: out.to_path_buf(),
+            ..ExternalOptions::default()
+        };
+        Field {
+            specs: specs.to_vec(),
+            factory: ExternalFactory::new(specs, pitboss_bots::builtin, &opts).unwrap(),
+        }
+    }
+
+    fn index(&self, spec: &str) -> usize {
+        self.specs.iter().position(|s| s == spec).unwrap()
+    }
+}
+
+impl EntrantFactory for Field {
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
+        self.factory.create(self.index(spec), seed, lane)
+    }
+    fn concurrency(&self, spec: &str) -> usize {
+        self.factory.concurrency(self.index(spec))
+    }
+    fn create_multi(&self, spec: &str, lane: usize) -> Result<SharedProcess, Fault> {
+        self.factory.create_multi(self.index(spec), lane)
+    }
+}
+
+fn unit(game: &str, deals: u64) -> UnitSpec {
+    UnitSpec {
+        id: format!("{game}~m~call~0"),
+        game: game.into(),
+        bots: vec!["m".into(), "call".into()],
+        batch: 0,
+        first_deal: 0,
+        deals,
+    }
+}
+
+fn play(name: &str, game: &str, mode: &str, deals: u64) -> (UnitResult, PathBuf) {
+    let out = tmp(name);
+    let specs = [fixture(mode), "call".to_string()];
+    let field = Field::new(&specs, &out);
+    let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+    let u = play_unit(7, None, &unit(game, deals), &refs, &field, Some(None));
+    field.factory.shutdown();
+    (u, out)
+}
+
+fn transcripts(out: &Path) -> String {
+    std::fs::read_dir(out.join("transcripts"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_concurrent_bot_gives_the_units_of_a_one_table_bot() {
+    for game in ["27td-fl", "stud8-fl"] {
+        let (one, _) = play(&format!("v1-{game}"), game, "v1", 150);
+        let (many, out) = play(&format!("compact-{game}"), game, "compact", 150);
+        assert_eq!(many.stats[0].fault_total(), 0, "{:?}", many.stats[0]);
+        assert_eq!(one.net, many.net, "{game}: nets per deal");
+        assert_eq!(one.adj, many.adj, "{game}: luck-adjusted nets");
+        assert_eq!(one.stats, many.stats, "{game}: statistics");
+        assert_eq!(many.net[0].len(), 150);
+        // The hands were really spread over the tables of one process per seat rotation.
+        let t = transcripts(&out);
+        assert!(t.contains(r#""table":3"#), "four tables in flight");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn a_crash_mid_batch_costs_faults_not_results() {
+    let (u, out) = play("crash", "27td-fl", "crash", 200);
+    assert!(u.stats[0].fault_total() > 0, "the crash is recorded");
+    assert_eq!(u.net[0].len(), 200, "every deal has a result");
+    for d in 0..200 {
+        assert_eq!(u.net[0][d] + u.net[1][d], 0, "chips conserved in deal {d}");
+    }
+    let hands: u64 = u.stats.iter().map(|s| s.hands).sum();
+    assert_eq!(
+        hands,
+        2 * 2 * 200,
+        "every hand of every rotation counted for both bots"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
