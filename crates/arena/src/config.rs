@@ -123,7 +123,7 @@ pub struct MatchConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_adjust: Option<bool>,
     /// What the bots are shown as (manifest names, made unique; see
-    /// [`crate::external::display_names`]). Not written to `config.toml`, which keeps the specs.
+    /// [`crate::spec::display_names`]). Not written to `config.toml`, which keeps the specs.
     #[serde(skip)]
     pub names: Vec<String>,
 }
@@ -281,7 +281,7 @@ impl MatchConfig {
             stack: f.stack.unwrap_or(preset.stack),
             stakes: f.stakes.unwrap_or(preset.game.stakes),
             options: f.options.unwrap_or(preset.game.options),
-            names: crate::external::display_names(&bots),
+            names: crate::spec::display_names(&bots),
             bots,
         };
         cfg.table_setup().validate().map_err(|e| {

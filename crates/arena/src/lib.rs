@@ -4,16 +4,17 @@
 //! Data flow: [`MatchConfig`] → [`run_match`] → blocks of hands on threads → [`Referee::play`]
 //! (seed → deck → `rules::Hand` → `Hand::view` → [`Player`] → `Hand::apply`) → [`MatchStats`] →
 //! [`SummaryRow`]s → `summary.csv`. Tournaments, ratings, SPRT and the reports built on these
-//! matches are the crate `pitboss-tournament`; the jail of external bots is `pitboss-jail`.
+//! matches are the crate `pitboss-tournament`; external bots (processes, sessions, the
+//! protocol's multi-table processes) are `pitboss-external`, and their jail `pitboss-jail`.
 
 pub mod config;
 pub mod convert;
-pub mod external;
 pub mod multi;
 pub mod output;
 pub mod player;
 pub mod referee;
 pub mod runner;
+pub mod spec;
 pub mod stats;
 pub mod summary;
 

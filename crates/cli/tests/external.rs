@@ -28,7 +28,7 @@ fn python() -> &'static str {
 }
 
 fn fixture(name: &str) -> String {
-    let p = root().join("crates/arena/tests/fixtures").join(name);
+    let p = root().join("crates/external/tests/fixtures").join(name);
     format!("exec:{} {}", python(), p.display())
 }
 

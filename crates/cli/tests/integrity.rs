@@ -19,7 +19,7 @@ fn tmp(name: &str) -> PathBuf {
 
 fn fixture(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../arena/tests/fixtures")
+        .join("../external/tests/fixtures")
         .join(name);
     format!("exec:python3 {}", p.display())
 }

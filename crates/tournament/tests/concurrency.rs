@@ -4,14 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_arena::external::{ExternalFactory, ExternalOptions, Limits};
 use pitboss_arena::multi::SharedProcess;
 use pitboss_arena::{BotFactory, Fault, Player};
+use pitboss_external::{ExternalFactory, ExternalOptions, Limits};
 use pitboss_tournament::plan::UnitSpec;
 use pitboss_tournament::unit::{play_unit, EntrantFactory, UnitResult};
 
 fn fixture(mode: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/tests/fixtures/multi.py");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../external/tests/fixtures/multi.py");
     let python = if Path::new("/usr/bin/python3").exists() {
         "/usr/bin/python3"
     } else {

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use pitboss_arena::external::{self, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
 use pitboss_arena::{BotFactory, ConfigError, Fault, Player};
 use pitboss_cards::Salt;
+use pitboss_external::{self as external, BotSpec, CheckOptions, ExternalFactory, ExternalOptions};
 use pitboss_tournament::{
     Entrant, EntrantFactory, GameFactories, TournamentConfig, TournamentError,
 };

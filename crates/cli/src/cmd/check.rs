@@ -1,7 +1,7 @@
 //! `pitboss check BOT`: the arena's check, printed; exit 0 only when the bot is fit.
 
-use pitboss_arena::external::{self, CheckOptions, ExternalOptions, Limits};
 use pitboss_arena::output::timestamp;
+use pitboss_external::{self as external, CheckOptions, ExternalOptions, Limits};
 
 use crate::args::CheckArgs;
 

@@ -5,10 +5,10 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use pitboss_arena::external::{ExternalFactory, ExternalOptions, SpecError};
 use pitboss_arena::{
     output::timestamp, run_match, ConfigError, MatchConfig, MatchFile, MatchStats, SummaryRow,
 };
+use pitboss_external::{ExternalFactory, ExternalOptions, SpecError};
 
 use crate::args::MatchArgs;
 
@@ -40,7 +40,7 @@ pub fn factory(cfg: &MatchConfig) -> Result<ExternalFactory, ConfigError> {
 /// says what it leaves behind.
 pub fn install_interrupt_handler(note: impl Fn() -> String + Send + 'static) {
     let _ = ctrlc::set_handler(move || {
-        pitboss_arena::external::kill_all();
+        pitboss_external::kill_all();
         eprintln!("\npitboss: interrupted; bot processes killed");
         let n = note();
         if !n.is_empty() {
@@ -208,7 +208,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let mut log = String::new();
     if factory.has_external() {
         let line = factory.sandbox_description();
-        if cfg.sandbox && !pitboss_arena::external::jail::features().complete() {
+        if cfg.sandbox && !pitboss_external::jail::features().complete() {
             eprintln!("pitboss: warning: the jail is weaker than the full one here: {line}");
         } else {
             eprintln!("pitboss: {line}");

@@ -78,7 +78,7 @@ fn entrant(s: &str, taken: &mut Vec<String>) -> EntrantEntry {
         },
         _ if tournament::config::valid_name(s) => EntrantEntry::Spec(s.to_string()),
         _ => {
-            let base = pitboss_arena::external::display_name(s);
+            let base = pitboss_external::display_name(s);
             let mut name = base.clone();
             let mut k = 1;
             while taken.contains(&name) {

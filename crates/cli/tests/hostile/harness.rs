@@ -26,7 +26,7 @@ pub(crate) fn repo() -> PathBuf {
 }
 
 pub(crate) fn fixtures() -> PathBuf {
-    repo().join("crates/arena/tests/fixtures/hostile")
+    repo().join("crates/external/tests/fixtures/hostile")
 }
 
 pub(crate) fn python() -> &'static str {

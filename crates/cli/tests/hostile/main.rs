@@ -1,5 +1,5 @@
 //! The hostile bot suite of issue 11, through the `pitboss` binary. Each test copies the attacking
-//! bots of `crates/arena/tests/fixtures/hostile/` into a fresh folder in the temp directory, runs a
+//! bots of `crates/external/tests/fixtures/hostile/` into a fresh folder in the temp directory, runs a
 //! short match (or check, submit, tournament) with them, and asserts the secure outcome:
 //!
 //! * the command completes (within a generous bound) and the match has all its hands;

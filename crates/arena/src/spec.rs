@@ -322,31 +322,6 @@ impl ExternalSpec {
         }
         out
     }
-
-    /// Runs the manifest's build command (if any) in the manifest's folder — in the jail, like
-    /// the bot: it reads what the bot may read plus its toolchain, writes only its `build_dir`
-    /// (and a private `/tmp`), and has no network unless the operator allows it.
-    ///
-    /// # Errors
-    /// [`SpecError::Build`] with the command's stderr tail.
-    pub fn build(&self, opts: &BuildOptions) -> Result<(), SpecError> {
-        let Some(cmd) = &self.build else {
-            return Ok(());
-        };
-        let fail = |why: String| SpecError::Build {
-            path: self
-                .manifest
-                .as_ref()
-                .map_or_else(String::new, |p| p.display().to_string()),
-            command: cmd.clone(),
-            why,
-        };
-        if cmd.is_empty() {
-            return Err(fail("empty build command".into()));
-        }
-        let dir = self.base().unwrap_or_else(|| self.dir.clone());
-        super::build::run(self, cmd, &dir, opts).map_err(fail)
-    }
 }
 
 /// How build steps run (operator flags).

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use pitboss_jail::{install_root, resolve_program, Jail, JailSpec};
 
-use super::spec::{BuildOptions, ExternalSpec};
+use super::spec::{BuildOptions, ExternalSpec, SpecError};
 
 /// The longest a build may take.
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(900);
@@ -51,16 +51,36 @@ fn tail(bytes: &[u8]) -> String {
     lines.into_iter().rev().collect::<Vec<_>>().join("\n")
 }
 
+/// Runs the manifest's build command (if any) in the manifest's folder — in the jail, like the
+/// bot: it reads what the bot may read plus its toolchain, writes only its `build_dir` (and a
+/// private `/tmp`), and has no network unless the operator allows it.
+///
+/// # Errors
+/// [`SpecError::Build`] with the command's stderr tail.
+pub fn build(spec: &ExternalSpec, opts: &BuildOptions) -> Result<(), SpecError> {
+    let Some(cmd) = &spec.build else {
+        return Ok(());
+    };
+    let fail = |why: String| SpecError::Build {
+        path: spec
+            .manifest
+            .as_ref()
+            .map_or_else(String::new, |p| p.display().to_string()),
+        command: cmd.clone(),
+        why,
+    };
+    if cmd.is_empty() {
+        return Err(fail("empty build command".into()));
+    }
+    let dir = spec.base().unwrap_or_else(|| spec.dir.clone());
+    run(spec, cmd, &dir, opts).map_err(fail)
+}
+
 /// Runs `cmd` in `dir` for the bot `e`.
 ///
 /// # Errors
 /// What failed, with the tail of the build's output.
-pub(super) fn run(
-    e: &ExternalSpec,
-    cmd: &[String],
-    dir: &Path,
-    opts: &BuildOptions,
-) -> Result<(), String> {
+fn run(e: &ExternalSpec, cmd: &[String], dir: &Path, opts: &BuildOptions) -> Result<(), String> {
     let program =
         resolve_program(&cmd[0], dir).ok_or_else(|| format!("program {:?} not found", cmd[0]))?;
     std::fs::create_dir_all(&e.build_dir)

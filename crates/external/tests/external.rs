@@ -4,13 +4,14 @@
 //! that "no child of this process remains" is meaningful (and the loaded machine is not loaded
 //! further); none asserts on time — limits are generous, or tiny against a bot sleeping seconds.
 
+#[path = "../../arena/tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use pitboss_arena::external::{self, ExternalFactory, ExternalOptions, Limits, Report};
 use pitboss_arena::{run_match, BotFactory, MatchConfig, MatchFile, MatchResult, Referee};
+use pitboss_external::{self as external, ExternalFactory, ExternalOptions, Limits, Report};
 use pitboss_protocol::FaultKind;
 
 static SERIAL: Mutex<()> = Mutex::new(());

@@ -12,9 +12,9 @@ use pitboss_rules::{Preset, Seat};
 
 use super::player::{BuiltinFn, ExternalFactory, ExternalOptions, Report};
 use super::spec::{BotSpec, SpecError};
-use crate::player::Player;
-use crate::referee::Referee;
-use crate::runner::BotFactory;
+use pitboss_arena::player::Player;
+use pitboss_arena::referee::Referee;
+use pitboss_arena::runner::BotFactory;
 
 /// What `check` was asked to do.
 #[derive(Clone, Debug)]
@@ -195,7 +195,7 @@ fn verdict(rep: &mut CheckReport, co: &CheckOptions) {
 fn dummy_start() -> MatchStart {
     let preset = Preset::by_name("27td-fl").expect("preset");
     MatchStart {
-        game: crate::convert::game_info(&preset.game),
+        game: pitboss_arena::convert::game_info(&preset.game),
         hands: 0,
         decision_ms: 0,
         bank_ms: 0,
@@ -223,23 +223,23 @@ fn play_concurrent(
         &opts,
     )?;
     let k = f.concurrency(0) as u64;
-    let cfg = crate::MatchConfig::from_file(
-        crate::MatchFile {
+    let cfg = pitboss_arena::MatchConfig::from_file(
+        pitboss_arena::MatchFile {
             game: Some(game.to_string()),
             bots: Some(vec!["bot".into(), co.opponent.clone()]),
             hands: Some(co.hands.max(8 * k)),
             threads: Some(1),
             out: Some(opts.out.clone()),
-            ..crate::MatchFile::default()
+            ..pitboss_arena::MatchFile::default()
         },
         |_| opts.out.clone(),
     )
     .map_err(|e| SpecError::Unknown(e.to_string()))?;
-    let cfg = crate::MatchConfig {
+    let cfg = pitboss_arena::MatchConfig {
         salt: pitboss_cards::Salt::random().ok(),
         ..cfg
     };
-    let result = crate::run_match(&cfg, &f, &mut |_, _| {})
+    let result = pitboss_arena::run_match(&cfg, &f, &mut |_, _| {})
         .map_err(|e| SpecError::Unknown(e.to_string()))?;
     let report: Report = f.reports()[0].clone().unwrap_or_default();
     drop(f);
@@ -308,7 +308,7 @@ fn play_game(
         .collect::<Result<_, _>>()
         .map_err(|e| SpecError::Unknown(e.to_string()))?;
     let start = MatchStart {
-        game: crate::convert::game_info(&preset.game),
+        game: pitboss_arena::convert::game_info(&preset.game),
         hands: co.hands,
         decision_ms: 0,
         bank_ms: 0,

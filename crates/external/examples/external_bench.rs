@@ -8,15 +8,15 @@
 //!
 //! ```text
 //! cargo build --release -p pitboss-example-bot
-//! cargo run --release -p pitboss-arena --example external_bench -- [HANDS] [--sandbox]
+//! cargo run --release -p pitboss-external --example external_bench -- [HANDS] [--sandbox]
 //! ```
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use pitboss_arena::external::{ExternalFactory, ExternalOptions};
 use pitboss_arena::{run_match, MatchConfig, MatchFile};
+use pitboss_external::{ExternalFactory, ExternalOptions};
 
 fn pipe_round_trips(n: u32) -> f64 {
     let mut child = Command::new("cat")

@@ -1,4 +1,4 @@
-//! Protocol 1.1: one bot process playing several tables at once ([`crate::multi`] drives it).
+//! Protocol 1.1: one bot process playing several tables at once ([`pitboss_arena::multi`] drives it).
 //!
 //! Requests of all tables go out together; replies are matched by `id` and may come in any order.
 //! Each request has its own clock (from the write); faults are per table. What cannot be charged
@@ -20,8 +20,8 @@ use super::lines::Batch;
 use super::player::{ActOut, HandEndOut, HandStartOut, Shared, TIMEOUT_STRIKES};
 use super::procs::reply_id;
 use super::session::{shown, Session, STALE_MAX};
-use crate::multi::MultiProcess;
-use crate::player::Fault;
+use pitboss_arena::multi::MultiProcess;
+use pitboss_arena::player::Fault;
 
 struct Pending {
     table: u32,

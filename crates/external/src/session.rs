@@ -31,7 +31,7 @@ pub use super::botlog::{shown, BotLog, Tail, SHOWN};
 use super::lines::{Batch, LineError, LineReader};
 use super::procs::{fd_readable, reap_group, reply_id, set_rlimits};
 use super::rt::Rt;
-use crate::player::Fault;
+use pitboss_arena::player::Fault;
 
 /// The most tables one process may ask for (a larger `concurrency` is cut to this).
 pub const MAX_CONCURRENCY: u32 = 64;

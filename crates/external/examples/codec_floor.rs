@@ -11,7 +11,7 @@
 //! beyond them (the referee's rules and statistics, system calls, wake-ups) can be told apart.
 //!
 //! ```text
-//! cargo run --release -p pitboss-arena --example codec_floor -- TRANSCRIPT [REPEAT]
+//! cargo run --release -p pitboss-external --example codec_floor -- TRANSCRIPT [REPEAT]
 //! ```
 
 use std::time::Instant;

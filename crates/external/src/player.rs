@@ -24,8 +24,8 @@ use serde::Serialize;
 use super::launch;
 use super::session::{is_fatal, BotLog, Launch, Session};
 use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
-use crate::player::{Fault, InProcess, Player};
-use crate::runner::BotFactory;
+use pitboss_arena::player::{Fault, InProcess, Player};
+use pitboss_arena::runner::BotFactory;
 
 /// Built-in bots by name (injected by the binary, which depends on the bots crate).
 pub type BuiltinFn = fn(&str, u64) -> Option<Box<dyn Bot>>;
@@ -60,7 +60,7 @@ impl Default for ExternalOptions {
 
 impl ExternalOptions {
     /// The external-bot settings of a match.
-    pub fn from_config(cfg: &crate::MatchConfig) -> ExternalOptions {
+    pub fn from_config(cfg: &pitboss_arena::MatchConfig) -> ExternalOptions {
         ExternalOptions {
             limits: Limits {
                 decision_ms: cfg.decision_ms,
@@ -584,7 +584,7 @@ impl ExternalFactory {
             let e = match s {
                 BotSpec::Builtin(n) => Entry::Builtin(n),
                 BotSpec::External(e) => {
-                    e.build(&opts.build)?;
+                    super::build::build(&e, &opts.build)?;
                     let label = format!("{}-{}", i + 1, e.name);
                     let logs = opts.out.join("bots");
                     mkdir(&logs)?;
@@ -707,7 +707,7 @@ impl BotFactory for ExternalFactory {
         &self,
         index: usize,
         lane: usize,
-    ) -> Result<crate::multi::SharedProcess, Fault> {
+    ) -> Result<pitboss_arena::multi::SharedProcess, Fault> {
         match &self.entries[index] {
             Entry::Builtin(name) => Err(Fault::new(
                 FaultKind::Handshake,
