@@ -33,11 +33,12 @@ struct Field {
 }
 
 impl Field {
-    fn new(specs: &[String], out: &Path) -> Field {
+    /// `quick`: a decision limit of half a second and no bank, for a bot that is late on purpose.
+    fn new(specs: &[String], out: &Path, quick: bool) -> Field {
         let opts = ExternalOptions {
             limits: Limits {
-                decision_ms: Some(5_000),
-                bank_ms: Some(60_000),
+                decision_ms: Some(if quick { 500 } else { 5_000 }),
+                bank_ms: Some(if quick { 0 } else { 60_000 }),
                 restarts: Some(2),
                 startup_ms: Some(30_000),
                 ..Limits::default()
@@ -84,7 +85,7 @@ fn unit(game: &str, deals: u64) -> UnitSpec {
 fn play(name: &str, game: &str, mode: &str, deals: u64) -> (UnitResult, PathBuf) {
     let out = tmp(name);
     let specs = [fixture(mode), "call".to_string()];
-    let field = Field::new(&specs, &out);
+    let field = Field::new(&specs, &out, mode == "late");
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
     let u = play_unit(7, None, &unit(game, deals), &refs, &field, Some(None));
     field.factory.shutdown();
@@ -116,18 +117,40 @@ fn a_concurrent_bot_gives_the_units_of_a_one_table_bot() {
 }
 
 #[test]
-fn a_crash_mid_batch_costs_faults_not_results() {
-    let (u, out) = play("crash", "27td-fl", "crash", 200);
-    assert!(u.stats[0].fault_total() > 0, "the crash is recorded");
-    assert_eq!(u.net[0].len(), 200, "every deal has a result");
-    for d in 0..200 {
-        assert_eq!(u.net[0][d] + u.net[1][d], 0, "chips conserved in deal {d}");
+fn a_misbehaving_process_costs_faults_not_results() {
+    // crash: exits mid-batch with requests pending; late: answers one table's request after its
+    // deadline; wrongtable, unknownid, noid, flood: replies that name another table, answer no
+    // request, carry no id, or repeat stale ids.
+    for mode in ["crash", "late", "wrongtable", "unknownid", "noid", "flood"] {
+        let (u, out) = play(mode, "27td-fl", mode, 200);
+        assert!(
+            u.stats[0].fault_total() > 0,
+            "{mode}: the fault is recorded"
+        );
+        assert_eq!(
+            u.stats[1].fault_total(),
+            0,
+            "{mode}: the opponent is not blamed"
+        );
+        assert_eq!(u.net[0].len(), 200, "{mode}: every deal has a result");
+        for d in 0..200 {
+            assert_eq!(
+                u.net[0][d] + u.net[1][d],
+                0,
+                "{mode}: chips conserved in deal {d}"
+            );
+            assert_eq!(
+                u.adj[0][d] + u.adj[1][d],
+                0,
+                "{mode}: adjusted results sum to zero"
+            );
+        }
+        let hands: u64 = u.stats.iter().map(|s| s.hands).sum();
+        assert_eq!(
+            hands,
+            2 * 2 * 200,
+            "{mode}: every hand of both rotations counted"
+        );
+        let _ = std::fs::remove_dir_all(&out);
     }
-    let hands: u64 = u.stats.iter().map(|s| s.hands).sum();
-    assert_eq!(
-        hands,
-        2 * 2 * 200,
-        "every hand of every rotation counted for both bots"
-    );
-    let _ = std::fs::remove_dir_all(&out);
 }
