@@ -49,6 +49,11 @@ pub struct MatchFile {
     /// Luck-adjusted results (`adj_*` columns; crate `pitboss-luck`); default: when an external
     /// bot plays.
     pub luck_adjust: Option<bool>,
+    /// The value model of the luck adjustment, by its recorded name (`pitboss_luck::MODEL_NAME`).
+    /// Not a flag: the binary records the model a match starts with in its `config.toml`, so that
+    /// repeating the match from that file gives the same adjusted results after the referee's
+    /// model has changed.
+    pub luck_model: Option<String>,
 }
 
 impl MatchFile {
@@ -76,6 +81,7 @@ impl MatchFile {
             freeze_idle: over.freeze_idle.or(self.freeze_idle),
             transcript: over.transcript.or(self.transcript),
             luck_adjust: over.luck_adjust.or(self.luck_adjust),
+            luck_model: over.luck_model.or(self.luck_model),
         }
     }
 }
@@ -122,6 +128,10 @@ pub struct MatchConfig {
     /// its choice; absent from an older `config.toml`, it stays off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_adjust: Option<bool>,
+    /// The value model of the luck adjustment ([`pitboss_luck::MODEL_NAME`]), recorded by the
+    /// binary when the match starts with the adjustment on. Absent: the referee's current model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_model: Option<String>,
     /// What the bots are shown as (manifest names, made unique; see
     /// [`crate::spec::display_names`]). Not written to `config.toml`, which keeps the specs.
     #[serde(skip)]
@@ -260,6 +270,17 @@ impl MatchConfig {
         if let Some(r) = f.restarts.filter(|r| *r > 1000) {
             return Err(err("--restarts / restarts", format!("{r}: at most 1000")));
         }
+        if let Some(name) = &f.luck_model {
+            if pitboss_luck::Model::by_name(Some(name), preset.game.variant).is_none() {
+                return Err(err(
+                    "luck_model",
+                    format!(
+                        "{name:?}: a value model this version does not know (it knows {:?})",
+                        pitboss_luck::MODEL_NAME
+                    ),
+                ));
+            }
+        }
         let cfg = MatchConfig {
             decision_ms: f.decision_ms,
             bank_ms: f.bank_ms,
@@ -269,6 +290,7 @@ impl MatchConfig {
             freeze_idle: f.freeze_idle.unwrap_or(false),
             transcript: f.transcript.unwrap_or(false),
             luck_adjust: f.luck_adjust,
+            luck_model: f.luck_model,
             out: f.out.unwrap_or_else(|| default_out(&game)),
             game,
             hands,
@@ -294,6 +316,15 @@ impl MatchConfig {
             err(key, e.to_string())
         })?;
         Ok(cfg)
+    }
+
+    /// The luck adjustment's value model: the recorded one, else the referee's current model.
+    pub fn luck_model(&self) -> pitboss_luck::Model {
+        let variant = self.game().variant;
+        self.luck_model
+            .as_deref()
+            .and_then(|name| pitboss_luck::Model::by_name(Some(name), variant))
+            .unwrap_or_else(|| pitboss_luck::Model::recommended(variant))
     }
 
     /// The key of the match's decks: salted when the config has a salt.

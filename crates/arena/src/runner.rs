@@ -374,10 +374,7 @@ impl<'a> Recorder<'a> {
             game: *table.game(),
             unit_net: vec![0i64; n],
             luck: (cfg.luck_adjust == Some(true)).then(|| Luck {
-                adjuster: pitboss_luck::Adjuster::new(
-                    table.game(),
-                    pitboss_luck::Model::recommended(table.game().variant),
-                ),
+                adjuster: pitboss_luck::Adjuster::new(table.game(), cfg.luck_model()),
                 side_seed: cfg.deck_key().side_seed(),
                 corrections: vec![0.0; n],
                 nets: vec![0; n],

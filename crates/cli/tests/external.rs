@@ -190,6 +190,22 @@ fn match_plays_the_python_example_against_a_builtin() {
         &t[..200.min(t.len())]
     );
     assert!(t.contains(r#"< {"type":"action""#));
+    // The luck adjustment (on by default with an external bot) records its value model, so that
+    // a repeat from config.toml keeps it; a model this version does not know is refused by name.
+    let config = std::fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(
+        config.contains("luck_adjust = true") && config.contains("luck_model = \"allin48\""),
+        "{config}"
+    );
+    let bad = out.join("bad.toml");
+    std::fs::write(&bad, config.replace("allin48", "allin999")).unwrap();
+    let res = pitboss().arg("match").arg(&bad).output().unwrap();
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(!res.status.success(), "{err}");
+    assert!(
+        err.contains("luck_model") && err.contains("allin999"),
+        "{err}"
+    );
 }
 
 #[test]

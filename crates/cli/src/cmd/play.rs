@@ -96,6 +96,7 @@ pub fn config_from_args(args: MatchArgs) -> anyhow::Result<MatchConfig> {
         } else {
             args.luck_adjust.then_some(true)
         },
+        luck_model: None,
     };
     Ok(MatchConfig::from_file(file.overlay(flags), default_out)?)
 }
@@ -172,6 +173,9 @@ fn same_match(cfg: &MatchConfig) -> impl Fn(&Path) -> bool + '_ {
             // Not given: decided (and recorded) when the match starts, as it was then.
             old.luck_adjust = None;
         }
+        if cfg.luck_model.is_none() {
+            old.luck_model = None;
+        }
         old == *cfg
     }
 }
@@ -205,6 +209,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     }
     // Luck adjustment by default where it is cheap next to the bots (see docs/REFERENCE.md).
     cfg.luck_adjust.get_or_insert(factory.has_external());
+    if cfg.luck_adjust == Some(true) {
+        // Recorded in config.toml: a repeat from that file keeps the model the match began with.
+        cfg.luck_model
+            .get_or_insert_with(|| pitboss_luck::MODEL_NAME.to_string());
+    }
     let mut log = String::new();
     if factory.has_external() {
         let line = factory.sandbox_description();
