@@ -602,15 +602,6 @@ impl<'a> Sim<'a> {
     #[inline]
     fn hero_share(&mut self, keep: u64, pool: &mut Pool, best: u32, tied: u32) -> f64 {
         let afs = self.spot.ace_five_straight;
-        let draws = self.spot.draws_left;
-        if (2..=3).contains(&draws) && pool.left() >= u32::from(draws) && keep.count_ones() == 4 {
-            let (avail, left) = (pool.avail(), pool.left());
-            if let Some(t) = self.one_card(keep) {
-                if t.chains(keep, draws) {
-                    return t.share_after(draws, avail, left, best, tied);
-                }
-            }
-        }
         let mut hand = keep;
         if self.spot.draws_left > 0 {
             let mut need = 5 - CardSet::from_bits(keep).len();
@@ -639,6 +630,17 @@ impl<'a> Sim<'a> {
         } else {
             0.0
         }
+    }
+
+    /// The [`OneCard`] table of `keep` when this seat's draws to it are counted exactly: a
+    /// four-card keep whose last draw is now, or whose draws chain ([`OneCard::chains`]).
+    fn chained(&mut self, keep: CardSet) -> Option<OneCard> {
+        let draws = self.spot.draws_left;
+        if !(1..=3).contains(&draws) || keep.len() != 4 {
+            return None;
+        }
+        let t = *self.one_card(keep.bits())?;
+        t.chains(keep.bits(), draws).then_some(t)
     }
 
     /// The [`OneCard`] table of a four-card keep, built on first use; `None` when the cache is
@@ -743,12 +745,7 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
             let mut tally = Tally::<1>::new();
             let mut sim = Sim::new(spot);
             let draws = spot.draws_left;
-            let table = if (1..=3).contains(&draws) && keep.len() == 4 {
-                Some(*sim.one_card(keep.bits()).expect("an empty cache has room"))
-            } else {
-                None
-            };
-            if let Some(table) = table.filter(|t| t.chains(keep.bits(), draws)) {
+            if let Some(table) = sim.chained(keep) {
                 // This seat's draws are of one card to `keep` until it stands pat: every sample counts
                 // them from the same table (the common query; no look-up per sample).
                 for _ in 0..cfg.samples {
@@ -999,13 +996,29 @@ fn sampled_keeps(
             let mut pool = Pool::new(unseen, cfg.seed);
             let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
             let mut sim = Sim::new(spot);
+            let draws = spot.draws_left;
+            // The keeps whose draws are counted exactly, with their tables (see `equity`).
+            let chained: Vec<Option<OneCard>> = cands.iter().map(|k| sim.chained(*k)).collect();
             for _ in 0..cfg.samples {
                 pool.reset();
                 let (best, tied) = sim.opponents_best(&mut pool);
                 let after = pool.clone();
-                for (keep, tally) in cands.iter().zip(&mut tallies) {
+                for ((keep, tally), table) in cands.iter().zip(&mut tallies).zip(&chained) {
+                    let share = match table {
+                        Some(t) if after.left() >= u32::from(draws) => {
+                            t.share_after(draws, after.avail(), after.left(), best, tied)
+                        }
+                        _ => {
+                            pool.clone_from(&after);
+                            sim.hero_share(keep.bits(), &mut pool, best, tied)
+                        }
+                    };
+                    tally.add(1.0, [share]);
+                }
+                // The next sample's random numbers follow on from the last keep's, as when every
+                // keep was dealt from a copy of the pool.
+                if chained.last().is_some_and(Option::is_some) {
                     pool.clone_from(&after);
-                    tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
                 }
             }
             tallies
