@@ -431,6 +431,18 @@ impl OneCard {
         t
     }
 
+    /// The number of groups whose value beats `best`: a count of independent comparisons
+    /// (vector instructions), of the first 16 slots when the groups fit (keeps that cannot make a
+    /// flush have one group a rank at most; a predictable branch, the same for a whole query).
+    #[inline(always)]
+    fn beating(&self, best: u32) -> usize {
+        if self.len <= 16 {
+            self.values[..16].iter().filter(|v| **v > best).count()
+        } else {
+            self.values.iter().filter(|v| **v > best).count()
+        }
+    }
+
     /// The expected share of a card drawn uniformly from `avail` (`left` cards) against
     /// opponents whose best value is `best`, held by `tied` of them.
     #[inline(always)]
@@ -439,7 +451,7 @@ impl OneCard {
         // number of groups that beat `best`, is a count of 32 independent comparisons (vector
         // instructions; a binary search's five dependent loads made a longer chain of latency,
         // which the next sample waited for); group `j` ties when it equals `best`.
-        let j = self.values.iter().filter(|v| **v > best).count();
+        let j = self.beating(best);
         let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
         let wins = (avail & self.better[j]).count_ones();
         // Ties are rare: a predictable branch skips their count.
@@ -491,7 +503,7 @@ impl OneCard {
         if draws <= 1 {
             return self.share(avail, left, best, tied);
         }
-        let j = self.values.iter().filter(|v| **v > best).count();
+        let j = self.beating(best);
         let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
         let win = avail & self.better[j];
         let tie = avail & tie;
