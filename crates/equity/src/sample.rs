@@ -178,11 +178,12 @@ impl Pool {
         'deal: loop {
             let mut r = self.rng.next_u64();
             for _ in 0..10 {
+                // The card at the position of the low six bits, if still in the pool: its bit
+                // is cleared either way (a bit test and a bit reset).
                 let p = r & 63;
                 r >>= 6;
-                let hit = avail >> p & 1;
-                avail ^= hit << p;
-                k -= hit;
+                k -= avail >> p & 1;
+                avail &= !(1u64 << p);
                 if k == 0 {
                     break 'deal;
                 }
