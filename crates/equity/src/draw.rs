@@ -16,7 +16,10 @@
 //! given the rest of the sample, so the estimate stays unbiased and its error can only shrink;
 //! each sample is still one independent draw of everything else, and the standard error is that
 //! of the mean of the samples' shares). With one draw left against known hands that average is
-//! the whole answer, and the error is zero.
+//! the whole answer, and the error is zero. Likewise when every draw this seat has left is of one
+//! card to the same four ranks (a four-card keep that throws any card but one it stands pat with,
+//! say 2-3-4-7 with three draws left): none of its cards is dealt, and the share is averaged over
+//! every sequence of cards it could draw, counted exactly.
 //!
 //! ```
 //! use pitboss_cards::{parse_cards, CardSet};
@@ -185,36 +188,48 @@ fn keep_lowest(b: u64, mut want: u16) -> (CardSet, u32) {
     (CardSet::from_bits(keep), n)
 }
 
-/// [`policy`] of a five-card hand, and the number of cards kept: the simulations' hot path, with
-/// no population count of the whole hand (the baseline x86-64 target has no `popcnt`).
+/// The ranks of a card mask, as a 13-bit mask (the four suit lanes folded together).
+#[inline]
+fn rank_mask(b: u64) -> u16 {
+    let x = b | b >> 32;
+    ((x | x >> 16) & 0x1fff) as u16
+}
+
+/// Whether the cards of a non-empty card mask are all of one suit: shifted down to the suit lane
+/// of its lowest card, nothing is left above that lane.
+#[inline]
+fn one_suit(b: u64) -> bool {
+    b >> (b.trailing_zeros() & 48) < 1 << 13
+}
+
+/// [`policy`] of a five-card hand, and the number of cards kept: the simulations' hot path.
+///
+/// Five cards of one suit are a flush (rare: the careful path). Otherwise a table by rank mask
+/// gives the ranks kept (all five to stand pat) and their number, and the cards kept are the
+/// hand's cards of those ranks with no card of the same rank in a lower suit lane (the lowest
+/// suit of a pair): a handful of bit operations, no branch, no population count.
 #[inline]
 fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
     let b = hand.bits();
-    let lanes = [
-        b as u16 & 0x1fff,
-        (b >> 16) as u16 & 0x1fff,
-        (b >> 32) as u16 & 0x1fff,
-        (b >> 48) as u16 & 0x1fff,
-    ];
-    let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
-    // Five cards have five ranks exactly when the suit lanes share no rank (their sum has no
-    // carry); with five ranks they are a flush exactly when one lane holds them all.
-    let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
-    if sum == u32::from(m) && !lanes.contains(&m) {
-        let e = KEEP5[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
-        let want = u64::from(e & 0x1fff);
-        return (CardSet::from_bits(b & (LANES * want)), u32::from(e >> 13));
+    let m = rank_mask(b);
+    if one_suit(b) {
+        return keep_lowest(b, m & keep_ranks(draws_left));
     }
-    keep_lowest(b, m & keep_ranks(draws_left))
+    let e = RULE[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
+    let x = b & (LANES * u64::from(e & 0x1fff));
+    let keep = x & !(x << 16 | x << 32 | x << 48);
+    (CardSet::from_bits(keep), u32::from(e >> 13))
 }
 
-/// The rule for five distinct ranks that are not a flush, by rank mask and draws left (1, 2, 3+):
-/// the ranks kept (all five to stand pat) and their number in the top three bits. Such a hand
-/// holds one card of each rank, so the ranks name the cards.
+/// The rule for a hand that is not all of one suit, by rank mask and draws left (1, 2, 3+): the
+/// ranks kept (all five to stand pat) and their number in the top three bits. Five ranks are five
+/// distinct cards: stand pat when made (no straight) and low enough, else keep the ranks up to
+/// the keep bar, the highest going when that is all five. Fewer ranks (a pair or worse) keep
+/// their ranks up to the keep bar (at most four).
 ///
-/// Why a table: it is most hands the simulations meet, and the straight test, the pat bar and
-/// the count of the ranks kept become one lookup (48 KiB, built at compile time).
-static KEEP5: [[u16; 8192]; 3] = {
+/// Why a table: it is every hand the simulations meet but a flush, and the straight test, the
+/// pat bar and the count of the ranks kept become one lookup (48 KiB, built at compile time).
+static RULE: [[u16; 8192]; 3] = {
     let mut t = [[0u16; 8192]; 3];
     let mut left = 1;
     while left <= 3 {
@@ -222,20 +237,18 @@ static KEEP5: [[u16; 8192]; 3] = {
         let keep_bar = if left <= 1 { NINE } else { EIGHT };
         let mut m = 0usize;
         while m < 8192 {
-            if m.count_ones() == 5 {
-                let r = m as u32;
-                let straight = r & r << 1 & r << 2 & r << 3 & r << 4 != 0;
-                let top = 31 - r.leading_zeros();
-                t[left - 1][m] = if !straight && top <= bar as u32 {
-                    m as u16 | 5 << 13
-                } else {
-                    let mut want = r & ((1 << (keep_bar + 1)) - 1);
-                    if want.count_ones() == 5 {
-                        want &= !(1 << (31 - want.leading_zeros()));
-                    }
-                    want as u16 | (want.count_ones() as u16) << 13
-                };
-            }
+            let r = m as u32;
+            let straight = r & r << 1 & r << 2 & r << 3 & r << 4 != 0;
+            let top = 31 - (r | 1).leading_zeros();
+            t[left - 1][m] = if r.count_ones() == 5 && !straight && top <= bar as u32 {
+                m as u16 | 5 << 13
+            } else {
+                let mut want = r & ((1 << (keep_bar + 1)) - 1);
+                if want.count_ones() == 5 {
+                    want &= !(1 << (31 - want.leading_zeros()));
+                }
+                want as u16 | (want.count_ones() as u16) << 13
+            };
             m += 1;
         }
         left += 1;
@@ -294,6 +307,8 @@ static NO_PAIR: LazyLock<Box<[u32; 8192]>> = LazyLock::new(|| {
             // The lowest rank a club, the others diamonds: not a flush.
             let low = m & m.wrapping_neg();
             *v = deuce_to_seven(CardSet::from_bits(low | (m ^ low) << 16), false).get();
+            // [`value5`] reads 0 as "not five ranks".
+            assert!(*v != 0, "a no-pair hand valued 0");
         }
     }
     t
@@ -303,19 +318,13 @@ static NO_PAIR: LazyLock<Box<[u32; 8192]>> = LazyLock::new(|| {
 const WHEEL: u16 = 0b1_0000_0000_1111;
 
 /// The deuce-to-seven value of five cards (as a card mask): the rank-mask table when the ranks are
-/// distinct and not all of one suit, else the evaluator.
+/// distinct (the table holds 0 for fewer ranks) and not all of one suit, else the evaluator.
 #[inline]
 fn value5(no_pair: &[u32; 8192], b: u64, afs: bool) -> u32 {
-    let lanes = [
-        b as u16 & 0x1fff,
-        (b >> 16) as u16 & 0x1fff,
-        (b >> 32) as u16 & 0x1fff,
-        (b >> 48) as u16 & 0x1fff,
-    ];
-    let m = lanes[0] | lanes[1] | lanes[2] | lanes[3];
-    let sum: u32 = lanes.iter().map(|l| u32::from(*l)).sum();
-    if sum == u32::from(m) && !lanes.contains(&m) && !(afs && m == WHEEL) {
-        return no_pair[usize::from(m)];
+    let m = rank_mask(b);
+    let v = no_pair[usize::from(m)];
+    if v != 0 && !one_suit(b) && !(afs && m == WHEEL) {
+        return v;
     }
     deuce_to_seven(CardSet::from_bits(b), afs).get()
 }
@@ -339,6 +348,14 @@ struct OneCard {
     cards: [u64; ONE_CARD_GROUPS],
     /// `better[j]`: the cards of the groups before `j`.
     better: [u64; ONE_CARD_GROUPS + 1],
+    /// `pat[a - 1]`: the cards this seat stands pat with when drawn to the keep with `a` more
+    /// draws to come (one or two); see [`OneCard::chains`].
+    pat: [u64; 2],
+    /// Whether every other card drawn to the keep, with one or two more draws to come, is thrown
+    /// for four cards of the keep's ranks again (the same cards, or a pair's lower suit swapped
+    /// in). Only for keeps of four ranks not all of one suit (the table is by ranks; a flush draw
+    /// may keep a different four); see [`OneCard::chains`] for the suits.
+    chain: bool,
 }
 
 impl OneCard {
@@ -351,6 +368,8 @@ impl OneCard {
             values: [0; ONE_CARD_GROUPS],
             cards: [0; ONE_CARD_GROUPS],
             better: [0; ONE_CARD_GROUPS + 1],
+            pat: [0; 2],
+            chain: key >> 63 == 1,
         };
         // Without five of a suit, a card's rank decides the value; the keep's suit, when all four
         // cards share one, is counted apart.
@@ -390,18 +409,49 @@ impl OneCard {
         for j in 0..t.len {
             t.better[j + 1] = t.better[j] | t.cards[j];
         }
+        if t.chain {
+            // Four ranks not all of one suit: with any card, no flush, so a card's rank decides
+            // what the rule does with it (the table serves every keep of these ranks).
+            for r in 0..13 {
+                let of_rank = LANES << r & !keep;
+                let hand = keep | (of_rank & of_rank.wrapping_neg());
+                for a in 1..=2u8 {
+                    let (k, n) = policy5(CardSet::from_bits(hand), a);
+                    if n == 5 {
+                        t.pat[usize::from(a - 1)] |= LANES << r;
+                    } else if n != 4 || rank_mask(k.bits()) != rank_mask(keep) {
+                        t.chain = false;
+                    }
+                }
+            }
+            // Standing pat with two draws to come is standing pat with one (the formula in
+            // `share_after` relies on it; the rule's bars make it so).
+            t.chain &= t.pat[1] & !t.pat[0] == 0;
+        }
         t
+    }
+
+    /// The number of groups whose value beats `best`: a count of independent comparisons
+    /// (vector instructions), of the first 16 slots when the groups fit (keeps that cannot make a
+    /// flush have one group a rank at most; a predictable branch, the same for a whole query).
+    #[inline(always)]
+    fn beating(&self, best: u32) -> usize {
+        if self.len <= 16 {
+            self.values[..16].iter().filter(|v| **v > best).count()
+        } else {
+            self.values.iter().filter(|v| **v > best).count()
+        }
     }
 
     /// The expected share of a card drawn uniformly from `avail` (`left` cards) against
     /// opponents whose best value is `best`, held by `tied` of them.
-    #[inline]
+    #[inline(always)]
     fn share(&self, avail: u64, left: u32, best: u32, tied: u32) -> f64 {
         // The groups are best first and the unused slots hold 0, below every value: `j`, the
         // number of groups that beat `best`, is a count of 32 independent comparisons (vector
         // instructions; a binary search's five dependent loads made a longer chain of latency,
         // which the next sample waited for); group `j` ties when it equals `best`.
-        let j = self.values.iter().filter(|v| **v > best).count();
+        let j = self.beating(best);
         let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
         let wins = (avail & self.better[j]).count_ones();
         // Ties are rare: a predictable branch skips their count.
@@ -413,6 +463,78 @@ impl OneCard {
         // Reciprocals from a table: a division's latency would hold up the next sample.
         (f64::from(wins) + f64::from(ties) * RECIPROCAL[tied as usize + 1])
             * RECIPROCAL[left as usize]
+    }
+
+    /// Whether this seat's last `draws` draws (one to three) to the four cards `keep`, whose table
+    /// this is, are one card each until it stands pat, to four cards of the keep's ranks not all
+    /// of one suit and so to this table: then [`OneCard::share_after`] counts them exactly.
+    ///
+    /// Besides [`OneCard::chain`], a pair's lower suit swapping in at each of the `draws - 1`
+    /// throws must not bring all four cards to one suit (a flush draw for the last card). Cards
+    /// only move to a lower suit, so that needs the cards above the keep's lowest suit to be at
+    /// most `draws - 1`; such keeps are dealt (rare: two or three cards of the lowest suit).
+    #[inline]
+    fn chains(&self, keep: u64, draws: u8) -> bool {
+        if draws <= 1 {
+            return true;
+        }
+        let above = keep >> (keep.trailing_zeros() & 48) >> 16;
+        self.chain && above.count_ones() >= u32::from(draws)
+    }
+
+    /// The expected share of this seat's last `draws` draws (one to three) to the keep, against
+    /// opponents whose best value is `best`, held by `tied` of them, from the undealt cards
+    /// `avail` (`left` of them, at least `draws`; with two or three draws, only when
+    /// [`OneCard::chains`] holds): each draw is one card uniform among those still undealt, kept
+    /// when it makes a hand this seat stands pat on (then to the end), else thrown for the next
+    /// draw; the last card is kept whatever it is.
+    ///
+    /// Counted exactly from population counts. With `w(c)` the share of the keep and card `c`
+    /// (1, `1 / (tied + 1)` or 0), `L = left`, `S` the sum of `w` over the undealt cards, `P_a`
+    /// those that stand pat with `a` draws to come, `S_a` the sum of `w` over them and `N_a` the
+    /// number of the others (`P_2` is within `P_1`): two draws give
+    /// `(S_1 + (N_1 S - (S - S_1)) / (L - 1)) / L`; three draws give
+    /// `(S_2 + (N_2 S_1 - (S_1 - S_2) + T / (L - 2)) / (L - 1)) / L` with
+    /// `T = N_2 N_1 S - N_1 (S - S_2) - N_1 S + 2 (S - S_1) - N_2 (S - S_1)`, the sum over the
+    /// first card `x` thrown and the second `y` of what the last card is worth, `S - w(x) - w(y)`
+    /// (derived in the test `chain_share_counts_every_draw`, which checks it card by card).
+    #[inline(always)]
+    fn share_after(&self, draws: u8, avail: u64, left: u32, best: u32, tied: u32) -> f64 {
+        if draws <= 1 {
+            return self.share(avail, left, best, tied);
+        }
+        let j = self.beating(best);
+        let tie = self.cards[j] & 0u64.wrapping_sub(u64::from(self.values[j] == best));
+        let win = avail & self.better[j];
+        let tie = avail & tie;
+        let r = RECIPROCAL[tied as usize + 1];
+        // The sum of `w` over the undealt cards of `mask`.
+        let sum = |mask: u64| {
+            let wins = f64::from((win & mask).count_ones());
+            // Ties are rare: a predictable branch skips their count.
+            if tie == 0 {
+                wins
+            } else {
+                wins + f64::from((tie & mask).count_ones()) * r
+            }
+        };
+        let l = left as usize;
+        let s = sum(!0);
+        let p1 = self.pat[0];
+        let s1 = sum(p1);
+        let n1 = f64::from(left - (avail & p1).count_ones());
+        if draws == 2 {
+            return (s1 + (n1 * s - (s - s1)) * RECIPROCAL[l - 1]) * RECIPROCAL[l];
+        }
+        let p2 = self.pat[1];
+        let s2 = sum(p2);
+        let n2 = f64::from(left - (avail & p2).count_ones());
+        // Thrown with two to come (`n2` cards, their `w` summing to `s - s2`), then with one
+        // (`n1` cards, summing to `s - s1`; all among the `n2`).
+        let (sn2, sn1) = (s - s2, s - s1);
+        let third = n2 * n1 * s - n1 * sn2 - s * n1 + 2.0 * sn1 - n2 * sn1;
+        let second = n2 * s1 - (sn2 - sn1) + third * RECIPROCAL[l - 2];
+        (s2 + second * RECIPROCAL[l - 1]) * RECIPROCAL[l]
     }
 }
 
@@ -522,6 +644,17 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// The [`OneCard`] table of `keep` when this seat's draws to it are counted exactly: a
+    /// four-card keep whose last draw is now, or whose draws chain ([`OneCard::chains`]).
+    fn chained(&mut self, keep: CardSet) -> Option<OneCard> {
+        let draws = self.spot.draws_left;
+        if !(1..=3).contains(&draws) || keep.len() != 4 {
+            return None;
+        }
+        let t = *self.one_card(keep.bits())?;
+        t.chains(keep.bits(), draws).then_some(t)
+    }
+
     /// The [`OneCard`] table of a four-card keep, built on first use; `None` when the cache is
     /// full of other keeps (the card is then dealt: either way the sample's share has the same
     /// expectation given what was dealt before, so which one a sample uses biases nothing).
@@ -617,36 +750,67 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
     }
-    let mut pool = Pool::new(unseen, cfg.seed);
-    let mut tally = Tally::<1>::new();
-    let mut sim = Sim::new(spot);
-    if spot.draws_left == 1 && keep.len() == 4 {
-        // This seat's only draw is of one card to `keep`: every sample counts it from the same
-        // table (the common query; no look-up per sample).
-        let table = *sim.one_card(keep.bits()).expect("an empty cache has room");
-        for _ in 0..cfg.samples {
-            pool.reset();
-            let (best, tied) = sim.opponents_best(&mut pool);
-            let share = if pool.left() > 0 {
-                table.share(pool.avail(), pool.left(), best, tied)
+    let tally = with_popcnt(
+        #[inline(always)]
+        || {
+            let mut pool = Pool::new(unseen, cfg.seed);
+            let mut tally = Tally::<1>::new();
+            let mut sim = Sim::new(spot);
+            let draws = spot.draws_left;
+            if let Some(table) = sim.chained(keep) {
+                // This seat's draws are of one card to `keep` until it stands pat: every sample counts
+                // them from the same table (the common query; no look-up per sample).
+                for _ in 0..cfg.samples {
+                    pool.reset();
+                    let (best, tied) = sim.opponents_best(&mut pool);
+                    let (avail, left) = (pool.avail(), pool.left());
+                    let share = if draws == 1 && left > 0 {
+                        table.share(avail, left, best, tied)
+                    } else if left >= u32::from(draws) {
+                        table.share_after(draws, avail, left, best, tied)
+                    } else {
+                        sim.hero_share(keep.bits(), &mut pool, best, tied)
+                    };
+                    tally.add(1.0, [share]);
+                }
             } else {
-                sim.hero_share(keep.bits(), &mut pool, best, tied)
-            };
-            tally.add(1.0, [share]);
-        }
-    } else {
-        for _ in 0..cfg.samples {
-            pool.reset();
-            let (best, tied) = sim.opponents_best(&mut pool);
-            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
-        }
-    }
+                for _ in 0..cfg.samples {
+                    pool.reset();
+                    let (best, tied) = sim.opponents_best(&mut pool);
+                    tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
+                }
+            }
+            tally
+        },
+    );
     Ok(DrawEquity {
         share: tally.means()[0],
         std_err: tally.std_err(),
         samples: tally.n,
         exact: false,
     })
+}
+
+/// Runs `f` (a simulation) compiled for the `popcnt` instruction when the processor has it.
+///
+/// Why: the baseline x86-64 target has no `popcnt`, so a population count is a dozen
+/// instructions of bit sums, and counting this seat's draws exactly takes up to seven per sample.
+/// Everything `f` inlines (the sampler is all `#[inline]`) is compiled again with the
+/// instruction, and the processor is asked once per query (the answer is cached).
+#[inline(always)]
+fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "popcnt")]
+        fn run<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: `run` needs no feature but `popcnt`, which the processor has.
+            return unsafe { run(f) };
+        }
+    }
+    f()
 }
 
 /// Whether [`equity`] counts every outcome for this spot (given the keep's size).
@@ -838,18 +1002,40 @@ fn sampled_keeps(
     if cfg.samples == 0 {
         return Err(EquityError::NoSamples);
     }
-    let mut pool = Pool::new(unseen, cfg.seed);
-    let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-    let mut sim = Sim::new(spot);
-    for _ in 0..cfg.samples {
-        pool.reset();
-        let (best, tied) = sim.opponents_best(&mut pool);
-        let after = pool.clone();
-        for (keep, tally) in cands.iter().zip(&mut tallies) {
-            pool.clone_from(&after);
-            tally.add(1.0, [sim.hero_share(keep.bits(), &mut pool, best, tied)]);
-        }
-    }
+    let tallies = with_popcnt(
+        #[inline(always)]
+        || {
+            let mut pool = Pool::new(unseen, cfg.seed);
+            let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
+            let mut sim = Sim::new(spot);
+            let draws = spot.draws_left;
+            // The keeps whose draws are counted exactly, with their tables (see `equity`).
+            let chained: Vec<Option<OneCard>> = cands.iter().map(|k| sim.chained(*k)).collect();
+            for _ in 0..cfg.samples {
+                pool.reset();
+                let (best, tied) = sim.opponents_best(&mut pool);
+                let after = pool.clone();
+                for ((keep, tally), table) in cands.iter().zip(&mut tallies).zip(&chained) {
+                    let share = match table {
+                        Some(t) if after.left() >= u32::from(draws) => {
+                            t.share_after(draws, after.avail(), after.left(), best, tied)
+                        }
+                        _ => {
+                            pool.clone_from(&after);
+                            sim.hero_share(keep.bits(), &mut pool, best, tied)
+                        }
+                    };
+                    tally.add(1.0, [share]);
+                }
+                // The next sample's random numbers follow on from the last keep's, as when every
+                // keep was dealt from a copy of the pool.
+                if chained.last().is_some_and(Option::is_some) {
+                    pool.clone_from(&after);
+                }
+            }
+            tallies
+        },
+    );
     Ok(tallies
         .iter()
         .map(|t| DrawEquity {
@@ -859,4 +1045,112 @@ fn sampled_keeps(
             exact: false,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::Rng;
+
+    /// This seat's expected share of its last `draws` draws to the four cards `keep`, played card by
+    /// card: every card of `avail` in turn, the rule applied to the five cards, the keep checked
+    /// to be the same four ranks again when the card is thrown.
+    fn played(keep: u64, draws: u8, avail: u64, best: u32, tied: u32) -> f64 {
+        let mut sum = 0.0;
+        let mut rest = avail;
+        while rest != 0 {
+            let c = rest & rest.wrapping_neg();
+            rest ^= c;
+            let hand = keep | c;
+            let (k, n) = policy5(CardSet::from_bits(hand), draws - 1);
+            sum += if draws == 1 || n == 5 {
+                let v = deuce_to_seven(CardSet::from_bits(hand), false).get();
+                if v > best {
+                    1.0
+                } else if v == best {
+                    1.0 / f64::from(tied + 1)
+                } else {
+                    0.0
+                }
+            } else {
+                assert_eq!(n, 4);
+                assert_eq!(rank_mask(k.bits()), rank_mask(keep));
+                played(k.bits(), draws - 1, avail ^ c, best, tied)
+            };
+        }
+        sum / f64::from(avail.count_ones())
+    }
+
+    fn cards(text: &str) -> u64 {
+        pitboss_cards::parse_cards(text)
+            .unwrap()
+            .iter()
+            .collect::<CardSet>()
+            .bits()
+    }
+
+    /// [`OneCard::share_after`]'s formula against every sequence of cards, for keeps whose draws
+    /// chain (and the keeps that do not are recognised), over random stubs and opponents' values
+    /// (ties included).
+    #[test]
+    fn chain_share_counts_every_draw() {
+        let table = |keep: u64| {
+            let key = if one_suit(keep) {
+                keep
+            } else {
+                1 << 63 | u64::from(rank_mask(keep))
+            };
+            OneCard::new(key, keep, &NO_PAIR, false)
+        };
+        // Not chained: a flush draw, a 9 thrown at two to come, a straight
+        // that throws the 6 (2-3-4-5-6), a king.
+        for k in ["2c 3c 4c 7c", "2c 3d 4h 9s", "3c 4d 5h 6s", "2c 3d 4h Ks"] {
+            let keep = cards(k);
+            assert!(!table(keep).chains(keep, 2), "{k}");
+        }
+        // Chained by ranks, but swapping in a pair's clubs could make four clubs.
+        for (k, draws) in [("2c 3c 4c 7d", 2), ("2c 3c 4h 7d", 3)] {
+            let keep = cards(k);
+            assert!(table(keep).chain && !table(keep).chains(keep, draws), "{k}");
+        }
+        let mut rng = Rng::new(7);
+        for k in [
+            "2c 3d 4h 7s",
+            "2d 3h 4s 7c",
+            "2c 3d 4h 5s",
+            "2c 3d 6h 8s",
+            "2d 4c 6h 8s",
+            "2c 5d 7h 8s",
+        ] {
+            let keep = cards(k);
+            let t = table(keep);
+            assert!(t.chains(keep, 3), "{k}");
+            for case in 0..12 {
+                // A stub of 30 to 46 cards: the deck less the keep, its thrown card and others.
+                let mut avail = CardSet::FULL.bits() & !keep;
+                for _ in 0..rng.below(17) {
+                    avail &= !(1 << (16 * rng.below(4) + rng.below(13)));
+                }
+                // Opponents' best: a value this keep can tie, or none, or the best there is.
+                let best = match case % 4 {
+                    0 => 0,
+                    3 => u32::MAX,
+                    _ => {
+                        let c = 1 << (16 * rng.below(4) + rng.below(13));
+                        value5(&NO_PAIR, keep | c, false)
+                    }
+                };
+                let tied = 1 + rng.below(3) as u32;
+                let left = avail.count_ones();
+                for draws in 1..=3 {
+                    let want = played(keep, draws, avail, best, tied);
+                    let got = t.share_after(draws, avail, left, best, tied);
+                    assert!(
+                        (want - got).abs() < 1e-12,
+                        "{k}, {draws} draws, case {case}: {got} against {want}"
+                    );
+                }
+            }
+        }
+    }
 }

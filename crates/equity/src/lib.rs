@@ -46,7 +46,8 @@ mod stud_ranks;
 pub struct Config {
     /// Monte Carlo samples (per candidate keep in [`draw::best_keep`]). A sample is one random
     /// deal of the unknown cards, except that a triple-draw sample averages this seat's last
-    /// one-card draw over every card left instead of dealing it (see [`draw`]).
+    /// one-card draw (or all its draws, when each is of one card to the same four ranks) over
+    /// every card left instead of dealing it (see [`draw`]).
     pub samples: u32,
     /// Enumerate exactly when the number of outcomes is at most this (0: always sample).
     pub exact_limit: u64,

@@ -171,25 +171,25 @@ impl Pool {
             return s;
         }
         let mut avail = self.avail;
-        let mut got = 0u64;
         let mut k = u64::from(n);
         // Without branches on the outcome of a try (a miss is about as likely as a hit, so a branch
-        // would be mispredicted at every other card): a missed card moves nothing.
+        // would be mispredicted at every other card): a missed card moves nothing. The cards
+        // taken are the ones gone from the pool at the end.
         'deal: loop {
             let mut r = self.rng.next_u64();
             for _ in 0..10 {
+                // The card at the position of the low six bits, if still in the pool: its bit
+                // is cleared either way (a bit test and a bit reset).
                 let p = r & 63;
                 r >>= 6;
-                let hit = avail >> p & 1;
-                let b = hit << p;
-                avail ^= b;
-                got |= b;
-                k -= hit;
+                k -= avail >> p & 1;
+                avail &= !(1u64 << p);
                 if k == 0 {
                     break 'deal;
                 }
             }
         }
+        let got = self.avail ^ avail;
         self.avail = avail;
         self.left -= n;
         got
