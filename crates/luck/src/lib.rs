@@ -878,13 +878,62 @@ impl Adjuster {
         let flush = self.flush_lane(held);
         let lane_mask = flush.map_or(0, |l| 0x1fffu64 << (16 * l));
         let plain = candidates.bits() & !lane_mask;
-        for rank in 0..13u8 {
-            let lanes = plain >> rank & 0x0001_0001_0001_0001;
-            if lanes != 0 {
-                let suit = (lanes.trailing_zeros() / 16) as u8;
-                let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
-                counts[classify(card)] += lanes.count_ones();
+        if stud {
+            for rank in 0..13u8 {
+                let lanes = plain >> rank & 0x0001_0001_0001_0001;
+                if lanes != 0 {
+                    let suit = (lanes.trailing_zeros() / 16) as u8;
+                    let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
+                    counts[classify(card)] += lanes.count_ones();
+                }
             }
+        } else {
+            // Deuce-to-seven: no low, three outcomes (classes 3, 7, 11: worse, equal, better).
+            let mut c_class =
+                d27_plain_counts(held, plain, best_hi, a5, pair_loses, c, &mut counts);
+            for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
+                counts[classify(x)] += 1;
+            }
+            if !CardSet::from_bits(plain).contains(c) {
+                c_class = classify(c);
+            }
+            // The others' best: `w_hi` seats share it (summed as `f64` as below).
+            let mut w_hi = 0.0f64;
+            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+                w_hi += f64::from(u8::from(keys[i].hi == best_hi));
+            }
+            // `vector` below with no low: the same operations in the same order.
+            let vector =
+                |worse: u32, equal: u32, better: u32, total: f64, out: &mut [f64; MAX_SEATS]| {
+                    let (mut to_r, mut to_hi) = (0.0f64, 0.0f64);
+                    if worse != 0 {
+                        to_hi += f64::from(worse) / w_hi;
+                    }
+                    if equal != 0 {
+                        to_r += f64::from(equal) / (w_hi + 1.0);
+                        to_hi += f64::from(equal) / (w_hi + 1.0);
+                    }
+                    if better != 0 {
+                        to_r += f64::from(better);
+                    }
+                    *out = [0.0; MAX_SEATS];
+                    out[r] = to_r / total;
+                    for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+                        if keys[i].hi == best_hi {
+                            out[i] += to_hi / total;
+                        }
+                    }
+                };
+            vector(
+                counts[3],
+                counts[7],
+                counts[11],
+                f64::from(candidates.len()),
+                mean,
+            );
+            let one = |class: usize| u32::from(class == c_class);
+            vector(one(3), one(7), one(11), 1.0, actual);
+            return;
         }
         for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
             counts[classify(x)] += 1;
@@ -945,6 +994,68 @@ impl Adjuster {
     }
 }
 
+/// Deuce-to-seven: adds to `counts` the outcomes (`mean_fast`'s classes `hc * 4 + 3`, no low) of
+/// the candidates `plain` for a card to a seat holding `held` against the others' best key
+/// `best_hi`, none of the candidates completing a flush of `held` (so that a key depends on the
+/// candidate's rank only). The same counts as evaluating [`value::d27_key`] for one card of each
+/// rank, faster: a no-pair result is one lookup by rank mask, a paired one against a no-pair best
+/// (`pair_loses`) needs no key at all (every paired key is below every no-pair key), and only a
+/// paired result against a paired or worse best is evaluated. Returns the outcome of the rank of
+/// `c` (meaningful when `c` is one of the candidates).
+#[inline]
+fn d27_plain_counts(
+    held: CardSet,
+    plain: u64,
+    best_hi: u32,
+    a5: bool,
+    pair_loses: bool,
+    c: Card,
+    counts: &mut [u32; 12],
+) -> usize {
+    const WORSE: usize = 3;
+    let held_ranks = held.rank_mask();
+    let held_paired = held_ranks.count_ones() < held.len();
+    if held_paired && pair_loses {
+        counts[WORSE] += plain.count_ones();
+        return WORSE;
+    }
+    let mut c_class = WORSE;
+    let no_pair = value::d27_no_pair_keys(a5);
+    let room = held.len() < 5;
+    let [h1, h2, h3, h4] = value::rank_groups(held);
+    let mut present = ((plain | plain >> 16 | plain >> 32 | plain >> 48) & 0x1fff) as u16;
+    while present != 0 {
+        let rank = present.trailing_zeros();
+        present &= present - 1;
+        let lanes = plain >> rank & 0x0001_0001_0001_0001;
+        let key = if room && !held_paired && held_ranks >> rank & 1 == 0 {
+            no_pair[usize::from(held_ranks | 1 << rank)]
+        } else if pair_loses && held_ranks >> rank & 1 == 1 {
+            0
+        } else if room {
+            // A pair: the counts of the ranks with this one more.
+            let bit = 1u16 << rank;
+            value::d27_paired_key([h1 | bit, h2 | (h1 & bit), h3 | (h2 & bit), h4 | (h3 & bit)])
+        } else {
+            let suit = (lanes.trailing_zeros() / 16) as u8;
+            let mut set = held;
+            set.insert(Card::new(
+                Rank::from_index(rank as u8),
+                Suit::from_index(suit),
+            ));
+            value::d27_key(set, a5)
+        };
+        let class = (key.cmp(&best_hi) as i32 + 1) as usize * 4 + 3;
+        // The number of suits of the rank (one bit per lane, summed into the top lane by the
+        // multiplication: `count_ones` is no single instruction on the baseline x86-64 target).
+        counts[class] += (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+        if rank == c.rank() as u32 {
+            c_class = class;
+        }
+    }
+    c_class
+}
+
 /// Adjusted results in thousandths of a chip, `round(1000 · (net_i − corrections_i))` (integers, so
 /// that sums merge exactly in any order), with the seat of the largest correction absorbing the
 /// rounding: the results still sum to `1000 · Σ net` (zero, chips being conserved).
@@ -993,6 +1104,104 @@ mod tests {
         // Exact: 89_999.6, -44_999.6, -45_000; each within a thousandth of a chip of it.
         for (o, x) in out.iter().zip([89_999.6, -44_999.6, -45_000.0]) {
             assert!((*o as f64 - x).abs() <= 1.0, "{out:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::{d27_plain_counts, value};
+    use pitboss_cards::{Card, CardSet, Rank, Suit};
+
+    /// The counts as `mean_fast` made them before [`d27_plain_counts`]: one key per rank.
+    fn reference(held: CardSet, plain: u64, best_hi: u32, a5: bool, pair_loses: bool) -> [u32; 12] {
+        let mut counts = [0u32; 12];
+        let held_ranks = held.rank_mask();
+        let held_paired = held_ranks.count_ones() < held.len();
+        for rank in 0..13u8 {
+            let lanes = plain >> rank & 0x0001_0001_0001_0001;
+            if lanes != 0 {
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                let x = Card::new(Rank::from_index(rank), Suit::from_index(suit));
+                let mut set = held;
+                set.insert(x);
+                let hi = if pair_loses && (held_paired || held_ranks >> x.rank() as u32 & 1 == 1) {
+                    0
+                } else {
+                    value::d27_key(set, a5)
+                };
+                counts[(hi.cmp(&best_hi) as i32 + 1) as usize * 4 + 3] += lanes.count_ones();
+            }
+        }
+        counts
+    }
+
+    struct Xs(u64);
+    impl Xs {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn holding(&mut self, k: u32, not: CardSet) -> CardSet {
+            let mut s = CardSet::EMPTY;
+            while s.len() < k {
+                let c = Card::from_index((self.next() % 52) as u8);
+                if !not.contains(c) {
+                    s.insert(c);
+                }
+            }
+            s
+        }
+    }
+
+    #[test]
+    fn d27_counts_by_rank_equal_one_key_per_rank() {
+        let mut x = Xs(0x2545_F491_4F6C_DD1D);
+        for _ in 0..400_000 {
+            let k = (x.next() % 6) as u32;
+            let held = x.holding(k, CardSet::EMPTY);
+            // The others' best: a real key of 0 to 5 cards, or occasionally any number.
+            let other_k = (x.next() % 6) as u32;
+            let other = x.holding(other_k, held);
+            let a5 = x.next() & 1 == 1;
+            let best_hi = match x.next() % 8 {
+                0 => (x.next() % (1 << 27)) as u32,
+                1 => 0,
+                _ => value::d27_key(other, a5),
+            };
+            // The stub: a random part of the cards not held, without a lane of four suited
+            // held cards (the flush lane `mean_fast` evaluates card by card).
+            let b = held.bits();
+            let lane =
+                (0..4).find(|l| held.len() == 4 && (b >> (16 * l) & 0x1fff).count_ones() == 4);
+            let lane_mask = lane.map_or(0, |l| 0x1fffu64 << (16 * l));
+            let plain = match x.next() % 3 {
+                0 => CardSet::FULL.bits(),
+                _ => x.next() | x.next(),
+            } & CardSet::FULL.bits()
+                & !b
+                & !lane_mask;
+            for pair_loses in [best_hi >= value::D27_NO_PAIR, false] {
+                if !pair_loses && best_hi >= value::D27_NO_PAIR && x.next() & 3 != 0 {
+                    continue;
+                }
+                let mut counts = [0u32; 12];
+                let c = Card::from_index((x.next() % 52) as u8);
+                let class = d27_plain_counts(held, plain, best_hi, a5, pair_loses, c, &mut counts);
+                if CardSet::from_bits(plain).contains(c) {
+                    let mut one = CardSet::EMPTY;
+                    one.insert(c);
+                    let want = reference(held, one.bits(), best_hi, a5, pair_loses);
+                    assert_eq!(want[class], 1, "{held:?} {c:?} {best_hi} {a5}");
+                }
+                assert_eq!(
+                    counts,
+                    reference(held, plain, best_hi, a5, pair_loses),
+                    "{held:?} {plain:x} {best_hi} {a5} {pair_loses}"
+                );
+            }
         }
     }
 }
