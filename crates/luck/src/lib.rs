@@ -708,6 +708,82 @@ impl Adjuster {
         }
     }
 
+    /// [`Adjuster::mean_fast`] in deuce-to-seven: no low, three outcomes (worse, equal, better than
+    /// the others' best `best_hi`), and the same arithmetic as there in the same order (the shares
+    /// are bit for bit the same).
+    #[allow(clippy::too_many_arguments)]
+    fn mean_fast_d27(
+        &self,
+        r: usize,
+        c: Card,
+        candidates: CardSet,
+        keys: &[Keys; MAX_SEATS],
+        best_hi: u32,
+        mean: &mut [f64; MAX_SEATS],
+        actual: &mut [f64; MAX_SEATS],
+    ) {
+        let n = self.st.n;
+        let held = self.st.held[r];
+        let a5 = self.ace_five_straight;
+        // Every paired key is below every no-pair key: against a no-pair best a pair loses.
+        let recv = D27Receiver::new(held, a5, best_hi >= value::D27_NO_PAIR);
+        let class = |key: u32| (key.cmp(&best_hi) as i32 + 1) as usize;
+        // Four suited cards: a fifth of their suit makes a flush (`flush_lane`): those cards are
+        // evaluated one by one, the others by rank.
+        let b = held.bits();
+        let lane = b.trailing_zeros() & 48;
+        let lane_mask = if !recv.room || held.len() != 4 || b >> lane > 0x1fff {
+            0
+        } else {
+            0x1fffu64 << lane
+        };
+        let plain = candidates.bits() & !lane_mask;
+        let mut counts = recv.counts(plain, best_hi);
+        let suited = |x: Card| {
+            let mut set = held;
+            set.insert(x);
+            value::d27_key(set, a5)
+        };
+        for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
+            counts[class(suited(x))] += 1;
+        }
+        let c_class = if CardSet::from_bits(plain).contains(c) {
+            class(recv.key(c))
+        } else {
+            class(suited(c))
+        };
+        // The others' best: `w_hi` seats share it (summed as `f64` as in `mean_fast`).
+        let mut w_hi = 0.0f64;
+        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+            w_hi += f64::from(u8::from(keys[i].hi == best_hi));
+        }
+        // `mean_fast`'s share vector with no low (its classes 3, 7, 11 in that order).
+        let vector = |[worse, equal, better]: [u32; 3], total: f64, out: &mut [f64; MAX_SEATS]| {
+            let (mut to_r, mut to_hi) = (0.0f64, 0.0f64);
+            if worse != 0 {
+                to_hi += f64::from(worse) / w_hi;
+            }
+            if equal != 0 {
+                to_r += f64::from(equal) / (w_hi + 1.0);
+                to_hi += f64::from(equal) / (w_hi + 1.0);
+            }
+            if better != 0 {
+                to_r += f64::from(better);
+            }
+            *out = [0.0; MAX_SEATS];
+            out[r] = to_r / total;
+            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+                if keys[i].hi == best_hi {
+                    out[i] += to_hi / total;
+                }
+            }
+        };
+        vector(counts, f64::from(candidates.len()), mean);
+        let mut one = [0u32; 3];
+        one[c_class] = 1;
+        vector(one, 1.0, actual);
+    }
+
     /// The suit lane of `held` in which one more card may make or improve a flush (the strength
     /// model), if any.
     #[inline]
@@ -830,6 +906,9 @@ impl Adjuster {
                 best_lo = best_lo.max(k.lo);
             }
         }
+        if self.variant == Variant::TripleDraw {
+            return self.mean_fast_d27(r, c, candidates, &keys, best_hi, mean, actual);
+        }
         let held = self.st.held[r];
         let mut counts = [0u32; 12];
         let stud = self.variant == Variant::StudHiLo;
@@ -878,62 +957,13 @@ impl Adjuster {
         let flush = self.flush_lane(held);
         let lane_mask = flush.map_or(0, |l| 0x1fffu64 << (16 * l));
         let plain = candidates.bits() & !lane_mask;
-        if stud {
-            for rank in 0..13u8 {
-                let lanes = plain >> rank & 0x0001_0001_0001_0001;
-                if lanes != 0 {
-                    let suit = (lanes.trailing_zeros() / 16) as u8;
-                    let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
-                    counts[classify(card)] += lanes.count_ones();
-                }
+        for rank in 0..13u8 {
+            let lanes = plain >> rank & 0x0001_0001_0001_0001;
+            if lanes != 0 {
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                let card = Card::new(Rank::from_index(rank), Suit::from_index(suit));
+                counts[classify(card)] += lanes.count_ones();
             }
-        } else {
-            // Deuce-to-seven: no low, three outcomes (classes 3, 7, 11: worse, equal, better).
-            let mut c_class =
-                d27_plain_counts(held, plain, best_hi, a5, pair_loses, c, &mut counts);
-            for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
-                counts[classify(x)] += 1;
-            }
-            if !CardSet::from_bits(plain).contains(c) {
-                c_class = classify(c);
-            }
-            // The others' best: `w_hi` seats share it (summed as `f64` as below).
-            let mut w_hi = 0.0f64;
-            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-                w_hi += f64::from(u8::from(keys[i].hi == best_hi));
-            }
-            // `vector` below with no low: the same operations in the same order.
-            let vector =
-                |worse: u32, equal: u32, better: u32, total: f64, out: &mut [f64; MAX_SEATS]| {
-                    let (mut to_r, mut to_hi) = (0.0f64, 0.0f64);
-                    if worse != 0 {
-                        to_hi += f64::from(worse) / w_hi;
-                    }
-                    if equal != 0 {
-                        to_r += f64::from(equal) / (w_hi + 1.0);
-                        to_hi += f64::from(equal) / (w_hi + 1.0);
-                    }
-                    if better != 0 {
-                        to_r += f64::from(better);
-                    }
-                    *out = [0.0; MAX_SEATS];
-                    out[r] = to_r / total;
-                    for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-                        if keys[i].hi == best_hi {
-                            out[i] += to_hi / total;
-                        }
-                    }
-                };
-            vector(
-                counts[3],
-                counts[7],
-                counts[11],
-                f64::from(candidates.len()),
-                mean,
-            );
-            let one = |class: usize| u32::from(class == c_class);
-            vector(one(3), one(7), one(11), 1.0, actual);
-            return;
         }
         for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
             counts[classify(x)] += 1;
@@ -994,66 +1024,138 @@ impl Adjuster {
     }
 }
 
-/// Deuce-to-seven: adds to `counts` the outcomes (`mean_fast`'s classes `hc * 4 + 3`, no low) of
-/// the candidates `plain` for a card to a seat holding `held` against the others' best key
-/// `best_hi`, none of the candidates completing a flush of `held` (so that a key depends on the
-/// candidate's rank only). The same counts as evaluating [`value::d27_key`] for one card of each
-/// rank, faster: a no-pair result is one lookup by rank mask, a paired one against a no-pair best
-/// (`pair_loses`) needs no key at all (every paired key is below every no-pair key), and only a
-/// paired result against a paired or worse best is evaluated. Returns the outcome of the rank of
-/// `c` (meaningful when `c` is one of the candidates).
-#[inline]
-fn d27_plain_counts(
+/// Deuce-to-seven: the seat receiving a card, for the keys of its holding with one more card of
+/// a given rank that completes no flush (such a key depends on the rank only): a no-pair result is
+/// one lookup by rank mask, a paired one comes from the rank counts, and a paired one against a
+/// no-pair best of the others (`pair_loses`) needs no key at all (every paired key is below every
+/// no-pair key). The same outcomes as [`value::d27_key`] of the holding with the card.
+struct D27Receiver {
     held: CardSet,
-    plain: u64,
-    best_hi: u32,
-    a5: bool,
+    ranks: u16,
+    groups: [u16; 4],
+    paired: bool,
+    /// At most four cards held (always, when a card is dealt).
+    room: bool,
     pair_loses: bool,
-    c: Card,
-    counts: &mut [u32; 12],
-) -> usize {
-    const WORSE: usize = 3;
-    let held_ranks = held.rank_mask();
-    let held_paired = held_ranks.count_ones() < held.len();
-    if held_paired && pair_loses {
-        counts[WORSE] += plain.count_ones();
-        return WORSE;
-    }
-    let mut c_class = WORSE;
-    let no_pair = value::d27_no_pair_keys(a5);
-    let room = held.len() < 5;
-    let [h1, h2, h3, h4] = value::rank_groups(held);
-    let mut present = ((plain | plain >> 16 | plain >> 32 | plain >> 48) & 0x1fff) as u16;
-    while present != 0 {
-        let rank = present.trailing_zeros();
-        present &= present - 1;
-        let lanes = plain >> rank & 0x0001_0001_0001_0001;
-        let key = if room && !held_paired && held_ranks >> rank & 1 == 0 {
-            no_pair[usize::from(held_ranks | 1 << rank)]
-        } else if pair_loses && held_ranks >> rank & 1 == 1 {
-            0
-        } else if room {
-            // A pair: the counts of the ranks with this one more.
-            let bit = 1u16 << rank;
-            value::d27_paired_key([h1 | bit, h2 | (h1 & bit), h3 | (h2 & bit), h4 | (h3 & bit)])
-        } else {
-            let suit = (lanes.trailing_zeros() / 16) as u8;
-            let mut set = held;
-            set.insert(Card::new(
-                Rank::from_index(rank as u8),
-                Suit::from_index(suit),
-            ));
-            value::d27_key(set, a5)
-        };
-        let class = (key.cmp(&best_hi) as i32 + 1) as usize * 4 + 3;
-        // The number of suits of the rank (one bit per lane, summed into the top lane by the
-        // multiplication: `count_ones` is no single instruction on the baseline x86-64 target).
-        counts[class] += (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
-        if rank == c.rank() as u32 {
-            c_class = class;
+    a5: bool,
+    no_pair: &'static [u32; 8192],
+}
+
+/// One bit per suit lane: `plain >> rank & LANES` are the cards of `rank`.
+const LANES: u64 = 0x0001_0001_0001_0001;
+
+/// How many lanes of `lanes` (bits at 0, 16, 32, 48 only) are set: summed into the top lane by a
+/// multiplication (`count_ones` is no single instruction on the baseline x86-64 target).
+#[inline]
+fn lane_count(lanes: u64) -> u32 {
+    (lanes.wrapping_mul(LANES) >> 48) as u32
+}
+
+impl D27Receiver {
+    #[inline]
+    fn new(held: CardSet, a5: bool, pair_loses: bool) -> D27Receiver {
+        let ranks = held.rank_mask();
+        let len = held.len();
+        D27Receiver {
+            held,
+            ranks,
+            groups: value::rank_groups(held),
+            paired: ranks.count_ones() < len,
+            room: len < 5,
+            pair_loses,
+            a5,
+            no_pair: value::d27_no_pair_keys(a5),
         }
     }
-    c_class
+
+    /// The key with `x` (no flush card) added; 0 for a pair that loses to the others' best.
+    #[inline]
+    fn key(&self, x: Card) -> u32 {
+        let rank = x.rank() as u32;
+        let bit = 1u16 << rank;
+        let pair = self.paired || self.ranks & bit != 0;
+        if self.room && !pair {
+            self.no_pair[usize::from(self.ranks | bit)]
+        } else if self.pair_loses && pair {
+            0
+        } else if self.room {
+            let [h1, h2, h3, h4] = self.groups;
+            value::d27_paired_key([h1 | bit, h2 | (h1 & bit), h3 | (h2 & bit), h4 | (h3 & bit)])
+        } else {
+            let mut set = self.held;
+            set.insert(x);
+            value::d27_key(set, self.a5)
+        }
+    }
+
+    /// How many of the cards `plain` (none completing a flush) give a key worse than, equal to
+    /// and better than `best_hi`.
+    #[inline]
+    fn counts(&self, plain: u64, best_hi: u32) -> [u32; 3] {
+        let total = plain.count_ones();
+        if self.paired && self.pair_loses {
+            return [total, 0, 0];
+        }
+        let present = ((plain | plain >> 16 | plain >> 32 | plain >> 48) & 0x1fff) as u16;
+        let (mut equal, mut better) = (0u32, 0u32);
+        let mut add = |key: u32, lanes: u64| {
+            let n = lane_count(lanes);
+            better += n * u32::from(key > best_hi);
+            equal += n * u32::from(key == best_hi);
+        };
+        if !self.room {
+            let mut m = present;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                let lanes = plain >> rank & LANES;
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                add(
+                    self.key(Card::new(
+                        Rank::from_index(rank as u8),
+                        Suit::from_index(suit),
+                    )),
+                    lanes,
+                );
+            }
+            return [total - equal - better, equal, better];
+        }
+        let pair_ranks = if self.paired {
+            present
+        } else {
+            // No pair yet: a new rank keeps none.
+            let mut m = present & !self.ranks;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                add(
+                    self.no_pair[usize::from(self.ranks | 1 << rank)],
+                    plain >> rank & LANES,
+                );
+            }
+            present & self.ranks
+        };
+        if !self.pair_loses {
+            let [h1, h2, h3, h4] = self.groups;
+            let mut m = pair_ranks;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                let bit = 1u16 << rank;
+                add(
+                    value::d27_paired_key([
+                        h1 | bit,
+                        h2 | (h1 & bit),
+                        h3 | (h2 & bit),
+                        h4 | (h3 & bit),
+                    ]),
+                    plain >> rank & LANES,
+                );
+            }
+        }
+        // The rest: worse (a losing pair among them).
+        [total - equal - better, equal, better]
+    }
 }
 
 /// Adjusted results in thousandths of a chip, `round(1000 · (net_i − corrections_i))` (integers, so
@@ -1110,10 +1212,10 @@ mod tests {
 
 #[cfg(test)]
 mod fast_tests {
-    use super::{d27_plain_counts, value};
+    use super::{value, D27Receiver};
     use pitboss_cards::{Card, CardSet, Rank, Suit};
 
-    /// The counts as `mean_fast` made them before [`d27_plain_counts`]: one key per rank.
+    /// The counts as `mean_fast` made them before [`D27Receiver`]: one key per rank.
     fn reference(held: CardSet, plain: u64, best_hi: u32, a5: bool, pair_loses: bool) -> [u32; 12] {
         let mut counts = [0u32; 12];
         let held_ranks = held.rank_mask();
@@ -1187,18 +1289,19 @@ mod fast_tests {
                 if !pair_loses && best_hi >= value::D27_NO_PAIR && x.next() & 3 != 0 {
                     continue;
                 }
-                let mut counts = [0u32; 12];
+                let recv = D27Receiver::new(held, a5, pair_loses);
+                let want = reference(held, plain, best_hi, a5, pair_loses);
                 let c = Card::from_index((x.next() % 52) as u8);
-                let class = d27_plain_counts(held, plain, best_hi, a5, pair_loses, c, &mut counts);
                 if CardSet::from_bits(plain).contains(c) {
                     let mut one = CardSet::EMPTY;
                     one.insert(c);
-                    let want = reference(held, one.bits(), best_hi, a5, pair_loses);
-                    assert_eq!(want[class], 1, "{held:?} {c:?} {best_hi} {a5}");
+                    let r = reference(held, one.bits(), best_hi, a5, pair_loses);
+                    let class = (recv.key(c).cmp(&best_hi) as i32 + 1) as usize;
+                    assert_eq!(r[class * 4 + 3], 1, "{held:?} {c:?} {best_hi} {a5}");
                 }
                 assert_eq!(
-                    counts,
-                    reference(held, plain, best_hi, a5, pair_loses),
+                    recv.counts(plain, best_hi),
+                    [want[3], want[7], want[11]],
                     "{held:?} {plain:x} {best_hi} {a5} {pair_loses}"
                 );
             }
