@@ -213,6 +213,9 @@ pub struct Adjuster {
     scale: Scale,
     /// The keys of each seat's current cards, computed at most once between changes.
     cache: [Option<Keys>; MAX_SEATS],
+    /// The keys of the seat served at the last chance event with its card, when that event
+    /// computed them (deuce-to-seven): the next entry of its `cache`.
+    dealt: Option<Keys>,
     /// All-in model: the shares of the current state, if estimated since the last change of the
     /// live seats, and the street's deal being gathered (shares before it, stub before it).
     allin: Option<allin::Shares>,
@@ -365,6 +368,7 @@ impl Adjuster {
             unit: game.unit() as f64,
             scale: Scale::fitted(game.variant),
             cache: [None; MAX_SEATS],
+            dealt: None,
             allin: None,
             stale: false,
             store: allin::Store::default(),
@@ -414,6 +418,7 @@ impl Adjuster {
         self.st.live[..seats].fill(true);
         self.street = 0;
         self.cache = [None; MAX_SEATS];
+        self.dealt = None;
         self.allin = None;
         self.stale = false;
         self.group = None;
@@ -501,7 +506,8 @@ impl Adjuster {
                         st.muck.remove(c);
                     }
                     st.held[i].insert(c);
-                    self.cache[i] = None;
+                    // Its keys with the card, if the chance event just computed them.
+                    self.cache[i] = self.dealt.take();
                     if self.group.is_none() {
                         self.allin = None;
                     }
@@ -670,16 +676,20 @@ impl Adjuster {
     /// Sets `self.delta` for a card `c` to `to` (`None`: the community card, to every live seat).
     fn chance(&mut self, to: Option<Seat>, c: Card, candidates: CardSet) {
         let n = self.st.n;
+        // The keys of the seat served are not needed: its cards are about to change.
+        let served = to.map_or(MAX_SEATS, |s| s.index());
         for i in 0..n {
-            if self.st.live[i] && self.cache[i].is_none() {
+            if self.st.live[i] && self.cache[i].is_none() && i != served {
                 self.cache[i] = Some(self.keys(i, self.st.held[i]));
             }
         }
         let mut actual = [0.0; MAX_SEATS];
         let mut mean = [0.0; MAX_SEATS];
+        self.dealt = None;
         match (to, self.model) {
             (Some(r), Model::Strength | Model::AllIn(_)) => {
-                self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual)
+                let dealt = self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual);
+                self.dealt = dealt.map(|hi| Keys { hi, lo: 0 });
             }
             _ => {
                 let mut s = [0.0; MAX_SEATS];
@@ -721,37 +731,47 @@ impl Adjuster {
         best_hi: u32,
         mean: &mut [f64; MAX_SEATS],
         actual: &mut [f64; MAX_SEATS],
-    ) {
+    ) -> Option<u32> {
         let n = self.st.n;
         let held = self.st.held[r];
         let a5 = self.ace_five_straight;
         // Every paired key is below every no-pair key: against a no-pair best a pair loses.
-        let recv = D27Receiver::new(held, a5, best_hi >= value::D27_NO_PAIR);
+        let len = held.len();
+        let recv = D27Receiver::new(held, len, a5, best_hi >= value::D27_NO_PAIR);
         let class = |key: u32| (key.cmp(&best_hi) as i32 + 1) as usize;
         // Four suited cards: a fifth of their suit makes a flush (`flush_lane`): those cards are
         // evaluated one by one, the others by rank.
         let b = held.bits();
         let lane = b.trailing_zeros() & 48;
-        let lane_mask = if !recv.room || held.len() != 4 || b >> lane > 0x1fff {
+        let lane_mask = if len != 4 || b >> lane > 0x1fff {
             0
         } else {
             0x1fffu64 << lane
         };
         let plain = candidates.bits() & !lane_mask;
-        let mut counts = recv.counts(plain, best_hi);
+        let suited_cards = candidates.bits() & lane_mask;
+        let total = candidates.len();
+        let plain_total = if suited_cards == 0 {
+            total
+        } else {
+            total - suited_cards.count_ones()
+        };
+        let mut counts = recv.counts(plain, plain_total, best_hi);
         let suited = |x: Card| {
             let mut set = held;
             set.insert(x);
             value::d27_key(set, a5)
         };
-        for x in CardSet::from_bits(candidates.bits() & lane_mask).iter() {
+        for x in CardSet::from_bits(suited_cards).iter() {
             counts[class(suited(x))] += 1;
         }
-        let c_class = if CardSet::from_bits(plain).contains(c) {
-            class(recv.key(c))
+        // The key with the card dealt (`None`: a losing pair, not evaluated).
+        let dealt = if CardSet::from_bits(plain).contains(c) {
+            recv.exact_key(c)
         } else {
-            class(suited(c))
+            Some(suited(c))
         };
+        let c_class = class(dealt.unwrap_or(0));
         // The others' best: `w_hi` seats share it (summed as `f64` as in `mean_fast`).
         let mut w_hi = 0.0f64;
         for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
@@ -778,10 +798,11 @@ impl Adjuster {
                 }
             }
         };
-        vector(counts, f64::from(candidates.len()), mean);
+        vector(counts, f64::from(total), mean);
         let mut one = [0u32; 3];
         one[c_class] = 1;
         vector(one, 1.0, actual);
+        dealt
     }
 
     /// The suit lane of `held` in which one more card may make or improve a flush (the strength
@@ -895,7 +916,7 @@ impl Adjuster {
         candidates: CardSet,
         mean: &mut [f64; MAX_SEATS],
         actual: &mut [f64; MAX_SEATS],
-    ) {
+    ) -> Option<u32> {
         let n = self.st.n;
         let mut keys = [Keys::default(); MAX_SEATS];
         let (mut best_hi, mut best_lo) = (0u32, 0u32);
@@ -1021,6 +1042,7 @@ impl Adjuster {
         vector(&counts, f64::from(candidates.len()), mean);
         // The card dealt is one outcome with weight one: the same shares as a showdown now.
         vector(&one, 1.0, actual);
+        None
     }
 }
 
@@ -1053,14 +1075,14 @@ fn lane_count(lanes: u64) -> u32 {
 
 impl D27Receiver {
     #[inline]
-    fn new(held: CardSet, a5: bool, pair_loses: bool) -> D27Receiver {
-        let ranks = held.rank_mask();
-        let len = held.len();
+    fn new(held: CardSet, len: u32, a5: bool, pair_loses: bool) -> D27Receiver {
+        let groups = value::rank_groups(held);
         D27Receiver {
             held,
-            ranks,
-            groups: value::rank_groups(held),
-            paired: ranks.count_ones() < len,
+            ranks: groups[0],
+            groups,
+            // Some rank held twice.
+            paired: groups[1] != 0,
             room: len < 5,
             pair_loses,
             a5,
@@ -1071,28 +1093,39 @@ impl D27Receiver {
     /// The key with `x` (no flush card) added; 0 for a pair that loses to the others' best.
     #[inline]
     fn key(&self, x: Card) -> u32 {
+        self.exact_key(x).unwrap_or(0)
+    }
+
+    /// The key with `x` (no flush card) added, `value::d27_key` of the holding with it; `None`
+    /// for a pair that loses to the others' best (not evaluated).
+    #[inline]
+    fn exact_key(&self, x: Card) -> Option<u32> {
         let rank = x.rank() as u32;
         let bit = 1u16 << rank;
         let pair = self.paired || self.ranks & bit != 0;
         if self.room && !pair {
-            self.no_pair[usize::from(self.ranks | bit)]
+            Some(self.no_pair[usize::from(self.ranks | bit)])
         } else if self.pair_loses && pair {
-            0
+            None
         } else if self.room {
             let [h1, h2, h3, h4] = self.groups;
-            value::d27_paired_key([h1 | bit, h2 | (h1 & bit), h3 | (h2 & bit), h4 | (h3 & bit)])
+            Some(value::d27_paired_key([
+                h1 | bit,
+                h2 | (h1 & bit),
+                h3 | (h2 & bit),
+                h4 | (h3 & bit),
+            ]))
         } else {
             let mut set = self.held;
             set.insert(x);
-            value::d27_key(set, self.a5)
+            Some(value::d27_key(set, self.a5))
         }
     }
 
-    /// How many of the cards `plain` (none completing a flush) give a key worse than, equal to
-    /// and better than `best_hi`.
+    /// How many of the `total` cards `plain` (none completing a flush) give a key worse than,
+    /// equal to and better than `best_hi`.
     #[inline]
-    fn counts(&self, plain: u64, best_hi: u32) -> [u32; 3] {
-        let total = plain.count_ones();
+    fn counts(&self, plain: u64, total: u32, best_hi: u32) -> [u32; 3] {
         if self.paired && self.pair_loses {
             return [total, 0, 0];
         }
@@ -1289,9 +1322,19 @@ mod fast_tests {
                 if !pair_loses && best_hi >= value::D27_NO_PAIR && x.next() & 3 != 0 {
                     continue;
                 }
-                let recv = D27Receiver::new(held, a5, pair_loses);
+                let recv = D27Receiver::new(held, held.len(), a5, pair_loses);
                 let want = reference(held, plain, best_hi, a5, pair_loses);
                 let c = Card::from_index((x.next() % 52) as u8);
+                if !held.contains(c) && !CardSet::from_bits(lane_mask).contains(c) {
+                    // The key the seat's cache then keeps: exactly `d27_key` of the new cards.
+                    let mut set = held;
+                    set.insert(c);
+                    if let Some(k) = recv.exact_key(c) {
+                        assert_eq!(k, value::d27_key(set, a5), "{held:?} {c:?} {a5}");
+                    } else {
+                        assert!(pair_loses && set.rank_mask().count_ones() < set.len());
+                    }
+                }
                 if CardSet::from_bits(plain).contains(c) {
                     let mut one = CardSet::EMPTY;
                     one.insert(c);
@@ -1300,7 +1343,7 @@ mod fast_tests {
                     assert_eq!(r[class * 4 + 3], 1, "{held:?} {c:?} {best_hi} {a5}");
                 }
                 assert_eq!(
-                    recv.counts(plain, best_hi),
+                    recv.counts(plain, plain.count_ones(), best_hi),
                     [want[3], want[7], want[11]],
                     "{held:?} {plain:x} {best_hi} {a5} {pair_loses}"
                 );

@@ -229,15 +229,20 @@ pub fn d27_paired_key([any, ge2, ge3, ge4]: [u16; 4]) -> u32 {
 /// no-flush hand by its ranks, any other hand below all of them in evaluator order. Fewer cards
 /// (while cards are being dealt or replaced): no pair → its ranks with each missing card a 9.5;
 /// a pair → below every no-pair holding. No-pair holdings that are not a flush come from a table
-/// by rank mask; the others are computed ([`d27_key_direct`]).
+/// by rank mask, paired ones from their rank counts ([`d27_paired_key`]); the others are computed
+/// ([`d27_key_direct`]).
 #[inline]
 pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
     let k = set.len();
     let mask = set.rank_mask();
     let b = set.bits();
     let lane = b.trailing_zeros() & 48;
-    if mask.count_ones() == k && (k < 5 || (k == 5 && b >> lane > 0x1fff)) {
+    let distinct = mask.count_ones();
+    if distinct == k && (k < 5 || (k == 5 && b >> lane > 0x1fff)) {
         return d27_table()[usize::from(ace_five_straight)][usize::from(mask)];
+    }
+    if distinct < k && k <= 5 {
+        return d27_paired_key(rank_groups(set));
     }
     d27_key_direct(set, ace_five_straight)
 }
