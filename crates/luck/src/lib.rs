@@ -772,11 +772,17 @@ impl Adjuster {
             Some(suited(c))
         };
         let c_class = class(dealt.unwrap_or(0));
-        // The others' best: `w_hi` seats share it (summed as `f64` as in `mean_fast`).
-        let mut w_hi = 0.0f64;
+        // The others' best: the seats that share it (`w_hi` of them: `mean_fast` sums ones in
+        // `f64`, exact, the same).
+        let mut best = [0usize; MAX_SEATS];
+        let mut nb = 0;
         for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-            w_hi += f64::from(u8::from(keys[i].hi == best_hi));
+            if keys[i].hi == best_hi {
+                best[nb] = i;
+                nb += 1;
+            }
         }
+        let w_hi = nb as f64;
         // `mean_fast`'s share vector with no low (its classes 3, 7, 11 in that order).
         let vector = |[worse, equal, better]: [u32; 3], total: f64, out: &mut [f64; MAX_SEATS]| {
             let (mut to_r, mut to_hi) = (0.0f64, 0.0f64);
@@ -792,10 +798,8 @@ impl Adjuster {
             }
             *out = [0.0; MAX_SEATS];
             out[r] = to_r / total;
-            for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
-                if keys[i].hi == best_hi {
-                    out[i] += to_hi / total;
-                }
+            for &i in &best[..nb] {
+                out[i] += to_hi / total;
             }
         };
         vector(counts, f64::from(total), mean);
