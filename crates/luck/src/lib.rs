@@ -72,7 +72,10 @@
 //!
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
 //! computed once, every card of the stub then costs one or two key evaluations and a comparison,
-//! and the mean share vector is a weighted sum over the dozen possible comparison outcomes.
+//! and the mean share vector is a weighted sum over the dozen possible comparison outcomes. In
+//! triple draw a card's key depends on its rank only (unless it can make a flush): each rank the
+//! stub holds costs one table lookup by rank mask, or for a pair a packing from the rank counts
+//! (nothing when a pair must lose), and three outcome counts (worse, equal, better) suffice.
 //! All-in model: one estimate per street's deal (heads-up 96 deals; three or four seats a budget
 //! of `3 · STUD_SAMPLES` seven-card evaluations, five or more `2 · STUD_SAMPLES`: eight seats 12
 //! deals); after a fold the shares of the seats still in come from the same deals (comparisons
