@@ -72,7 +72,10 @@
 //!
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
 //! computed once, every card of the stub then costs one or two key evaluations and a comparison,
-//! and the mean share vector is a weighted sum over the dozen possible comparison outcomes.
+//! and the mean share vector is a weighted sum over the dozen possible comparison outcomes. In
+//! triple draw a card's key depends on its rank only (unless it can make a flush): each rank the
+//! stub holds costs one table lookup by rank mask, or for a pair a packing from the rank counts
+//! (nothing when a pair must lose), and three outcome counts (worse, equal, better) suffice.
 //! All-in model: one estimate per street's deal (heads-up 96 deals; three or four seats a budget
 //! of `3 · STUD_SAMPLES` seven-card evaluations, five or more `2 · STUD_SAMPLES`: eight seats 12
 //! deals); after a fold the shares of the seats still in come from the same deals (comparisons
@@ -213,6 +216,9 @@ pub struct Adjuster {
     scale: Scale,
     /// The keys of each seat's current cards, computed at most once between changes.
     cache: [Option<Keys>; MAX_SEATS],
+    /// The keys of the seat served at the last chance event with its card, when that event
+    /// computed them (deuce-to-seven): the next entry of its `cache`.
+    dealt: Option<Keys>,
     /// All-in model: the shares of the current state, if estimated since the last change of the
     /// live seats, and the street's deal being gathered (shares before it, stub before it).
     allin: Option<allin::Shares>,
@@ -365,6 +371,7 @@ impl Adjuster {
             unit: game.unit() as f64,
             scale: Scale::fitted(game.variant),
             cache: [None; MAX_SEATS],
+            dealt: None,
             allin: None,
             stale: false,
             store: allin::Store::default(),
@@ -414,6 +421,7 @@ impl Adjuster {
         self.st.live[..seats].fill(true);
         self.street = 0;
         self.cache = [None; MAX_SEATS];
+        self.dealt = None;
         self.allin = None;
         self.stale = false;
         self.group = None;
@@ -501,7 +509,8 @@ impl Adjuster {
                         st.muck.remove(c);
                     }
                     st.held[i].insert(c);
-                    self.cache[i] = None;
+                    // Its keys with the card, if the chance event just computed them.
+                    self.cache[i] = self.dealt.take();
                     if self.group.is_none() {
                         self.allin = None;
                     }
@@ -670,16 +679,20 @@ impl Adjuster {
     /// Sets `self.delta` for a card `c` to `to` (`None`: the community card, to every live seat).
     fn chance(&mut self, to: Option<Seat>, c: Card, candidates: CardSet) {
         let n = self.st.n;
+        // The keys of the seat served are not needed: its cards are about to change.
+        let served = to.map_or(MAX_SEATS, |s| s.index());
         for i in 0..n {
-            if self.st.live[i] && self.cache[i].is_none() {
+            if self.st.live[i] && self.cache[i].is_none() && i != served {
                 self.cache[i] = Some(self.keys(i, self.st.held[i]));
             }
         }
         let mut actual = [0.0; MAX_SEATS];
         let mut mean = [0.0; MAX_SEATS];
+        self.dealt = None;
         match (to, self.model) {
             (Some(r), Model::Strength | Model::AllIn(_)) => {
-                self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual)
+                let dealt = self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual);
+                self.dealt = dealt.map(|hi| Keys { hi, lo: 0 });
             }
             _ => {
                 let mut s = [0.0; MAX_SEATS];
@@ -706,6 +719,97 @@ impl Adjuster {
             self.delta[i] = p * self.share_delta[i];
             self.low_delta[i] = 0.0;
         }
+    }
+
+    /// [`Adjuster::mean_fast`] in deuce-to-seven: no low, three outcomes (worse, equal, better than
+    /// the others' best `best_hi`), and the same arithmetic as there in the same order (the shares
+    /// are bit for bit the same).
+    #[allow(clippy::too_many_arguments)]
+    fn mean_fast_d27(
+        &self,
+        r: usize,
+        c: Card,
+        candidates: CardSet,
+        keys: &[Keys; MAX_SEATS],
+        best_hi: u32,
+        mean: &mut [f64; MAX_SEATS],
+        actual: &mut [f64; MAX_SEATS],
+    ) -> Option<u32> {
+        let n = self.st.n;
+        let held = self.st.held[r];
+        let a5 = self.ace_five_straight;
+        // Every paired key is below every no-pair key: against a no-pair best a pair loses.
+        let len = held.len();
+        let recv = D27Receiver::new(held, len, a5, best_hi >= value::D27_NO_PAIR);
+        let class = |key: u32| (key.cmp(&best_hi) as i32 + 1) as usize;
+        // Four suited cards: a fifth of their suit makes a flush (`flush_lane`): those cards are
+        // evaluated one by one, the others by rank.
+        let b = held.bits();
+        let lane = b.trailing_zeros() & 48;
+        let lane_mask = if len != 4 || b >> lane > 0x1fff {
+            0
+        } else {
+            0x1fffu64 << lane
+        };
+        let plain = candidates.bits() & !lane_mask;
+        let suited_cards = candidates.bits() & lane_mask;
+        let total = candidates.len();
+        let plain_total = if suited_cards == 0 {
+            total
+        } else {
+            total - suited_cards.count_ones()
+        };
+        let mut counts = recv.counts(plain, plain_total, best_hi);
+        let suited = |x: Card| {
+            let mut set = held;
+            set.insert(x);
+            value::d27_key(set, a5)
+        };
+        for x in CardSet::from_bits(suited_cards).iter() {
+            counts[class(suited(x))] += 1;
+        }
+        // The key with the card dealt (`None`: a losing pair, not evaluated).
+        let dealt = if CardSet::from_bits(plain).contains(c) {
+            recv.exact_key(c)
+        } else {
+            Some(suited(c))
+        };
+        let c_class = class(dealt.unwrap_or(0));
+        // The others' best: the seats that share it (`w_hi` of them: `mean_fast` sums ones in
+        // `f64`, exact, the same).
+        let mut best = [0usize; MAX_SEATS];
+        let mut nb = 0;
+        for i in (0..n).filter(|&i| self.st.live[i] && i != r) {
+            if keys[i].hi == best_hi {
+                best[nb] = i;
+                nb += 1;
+            }
+        }
+        let w_hi = nb as f64;
+        // `mean_fast`'s share vector with no low (its classes 3, 7, 11 in that order).
+        let vector = |[worse, equal, better]: [u32; 3], total: f64, out: &mut [f64; MAX_SEATS]| {
+            let (mut to_r, mut to_hi) = (0.0f64, 0.0f64);
+            if worse != 0 {
+                to_hi += f64::from(worse) / w_hi;
+            }
+            if equal != 0 {
+                to_r += f64::from(equal) / (w_hi + 1.0);
+                to_hi += f64::from(equal) / (w_hi + 1.0);
+            }
+            if better != 0 {
+                to_r += f64::from(better);
+            }
+            *out = [0.0; MAX_SEATS];
+            out[r] = to_r / total;
+            for &i in &best[..nb] {
+                out[i] += to_hi / total;
+            }
+        };
+        vector(counts, f64::from(total), mean);
+        let mut one = [0u32; 3];
+        one[c_class] = 1;
+        vector(one, 1.0, actual);
+        dealt
     }
 
     /// The suit lane of `held` in which one more card may make or improve a flush (the strength
@@ -819,7 +923,7 @@ impl Adjuster {
         candidates: CardSet,
         mean: &mut [f64; MAX_SEATS],
         actual: &mut [f64; MAX_SEATS],
-    ) {
+    ) -> Option<u32> {
         let n = self.st.n;
         let mut keys = [Keys::default(); MAX_SEATS];
         let (mut best_hi, mut best_lo) = (0u32, 0u32);
@@ -829,6 +933,9 @@ impl Adjuster {
                 best_hi = best_hi.max(k.hi);
                 best_lo = best_lo.max(k.lo);
             }
+        }
+        if self.variant == Variant::TripleDraw {
+            return self.mean_fast_d27(r, c, candidates, &keys, best_hi, mean, actual);
         }
         let held = self.st.held[r];
         let mut counts = [0u32; 12];
@@ -942,6 +1049,152 @@ impl Adjuster {
         vector(&counts, f64::from(candidates.len()), mean);
         // The card dealt is one outcome with weight one: the same shares as a showdown now.
         vector(&one, 1.0, actual);
+        None
+    }
+}
+
+/// Deuce-to-seven: the seat receiving a card, for the keys of its holding with one more card of
+/// a given rank that completes no flush (such a key depends on the rank only): a no-pair result is
+/// one lookup by rank mask, a paired one comes from the rank counts, and a paired one against a
+/// no-pair best of the others (`pair_loses`) needs no key at all (every paired key is below every
+/// no-pair key). The same outcomes as [`value::d27_key`] of the holding with the card.
+struct D27Receiver {
+    held: CardSet,
+    ranks: u16,
+    groups: [u16; 4],
+    paired: bool,
+    /// At most four cards held (always, when a card is dealt).
+    room: bool,
+    pair_loses: bool,
+    a5: bool,
+    no_pair: &'static [u32; 8192],
+}
+
+/// One bit per suit lane: `plain >> rank & LANES` are the cards of `rank`.
+const LANES: u64 = 0x0001_0001_0001_0001;
+
+/// How many lanes of `lanes` (bits at 0, 16, 32, 48 only) are set: summed into the top lane by a
+/// multiplication (`count_ones` is no single instruction on the baseline x86-64 target).
+#[inline]
+fn lane_count(lanes: u64) -> u32 {
+    (lanes.wrapping_mul(LANES) >> 48) as u32
+}
+
+impl D27Receiver {
+    #[inline]
+    fn new(held: CardSet, len: u32, a5: bool, pair_loses: bool) -> D27Receiver {
+        let groups = value::rank_groups(held);
+        D27Receiver {
+            held,
+            ranks: groups[0],
+            groups,
+            // Some rank held twice.
+            paired: groups[1] != 0,
+            room: len < 5,
+            pair_loses,
+            a5,
+            no_pair: value::d27_no_pair_keys(a5),
+        }
+    }
+
+    /// The key with `x` (no flush card) added; 0 for a pair that loses to the others' best.
+    #[inline]
+    fn key(&self, x: Card) -> u32 {
+        self.exact_key(x).unwrap_or(0)
+    }
+
+    /// The key with `x` (no flush card) added, `value::d27_key` of the holding with it; `None`
+    /// for a pair that loses to the others' best (not evaluated).
+    #[inline]
+    fn exact_key(&self, x: Card) -> Option<u32> {
+        let rank = x.rank() as u32;
+        let bit = 1u16 << rank;
+        let pair = self.paired || self.ranks & bit != 0;
+        if self.room && !pair {
+            Some(self.no_pair[usize::from(self.ranks | bit)])
+        } else if self.pair_loses && pair {
+            None
+        } else if self.room {
+            let [h1, h2, h3, h4] = self.groups;
+            Some(value::d27_paired_key([
+                h1 | bit,
+                h2 | (h1 & bit),
+                h3 | (h2 & bit),
+                h4 | (h3 & bit),
+            ]))
+        } else {
+            let mut set = self.held;
+            set.insert(x);
+            Some(value::d27_key(set, self.a5))
+        }
+    }
+
+    /// How many of the `total` cards `plain` (none completing a flush) give a key worse than,
+    /// equal to and better than `best_hi`.
+    #[inline]
+    fn counts(&self, plain: u64, total: u32, best_hi: u32) -> [u32; 3] {
+        if self.paired && self.pair_loses {
+            return [total, 0, 0];
+        }
+        let present = ((plain | plain >> 16 | plain >> 32 | plain >> 48) & 0x1fff) as u16;
+        let (mut equal, mut better) = (0u32, 0u32);
+        let mut add = |key: u32, lanes: u64| {
+            let n = lane_count(lanes);
+            better += n * u32::from(key > best_hi);
+            equal += n * u32::from(key == best_hi);
+        };
+        if !self.room {
+            let mut m = present;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                let lanes = plain >> rank & LANES;
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                add(
+                    self.key(Card::new(
+                        Rank::from_index(rank as u8),
+                        Suit::from_index(suit),
+                    )),
+                    lanes,
+                );
+            }
+            return [total - equal - better, equal, better];
+        }
+        let pair_ranks = if self.paired {
+            present
+        } else {
+            // No pair yet: a new rank keeps none.
+            let mut m = present & !self.ranks;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                add(
+                    self.no_pair[usize::from(self.ranks | 1 << rank)],
+                    plain >> rank & LANES,
+                );
+            }
+            present & self.ranks
+        };
+        if !self.pair_loses {
+            let [h1, h2, h3, h4] = self.groups;
+            let mut m = pair_ranks;
+            while m != 0 {
+                let rank = m.trailing_zeros();
+                m &= m - 1;
+                let bit = 1u16 << rank;
+                add(
+                    value::d27_paired_key([
+                        h1 | bit,
+                        h2 | (h1 & bit),
+                        h3 | (h2 & bit),
+                        h4 | (h3 & bit),
+                    ]),
+                    plain >> rank & LANES,
+                );
+            }
+        }
+        // The rest: worse (a losing pair among them).
+        [total - equal - better, equal, better]
     }
 }
 
@@ -993,6 +1246,115 @@ mod tests {
         // Exact: 89_999.6, -44_999.6, -45_000; each within a thousandth of a chip of it.
         for (o, x) in out.iter().zip([89_999.6, -44_999.6, -45_000.0]) {
             assert!((*o as f64 - x).abs() <= 1.0, "{out:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::{value, D27Receiver};
+    use pitboss_cards::{Card, CardSet, Rank, Suit};
+
+    /// The counts as `mean_fast` made them before [`D27Receiver`]: one key per rank.
+    fn reference(held: CardSet, plain: u64, best_hi: u32, a5: bool, pair_loses: bool) -> [u32; 12] {
+        let mut counts = [0u32; 12];
+        let held_ranks = held.rank_mask();
+        let held_paired = held_ranks.count_ones() < held.len();
+        for rank in 0..13u8 {
+            let lanes = plain >> rank & 0x0001_0001_0001_0001;
+            if lanes != 0 {
+                let suit = (lanes.trailing_zeros() / 16) as u8;
+                let x = Card::new(Rank::from_index(rank), Suit::from_index(suit));
+                let mut set = held;
+                set.insert(x);
+                let hi = if pair_loses && (held_paired || held_ranks >> x.rank() as u32 & 1 == 1) {
+                    0
+                } else {
+                    value::d27_key(set, a5)
+                };
+                counts[(hi.cmp(&best_hi) as i32 + 1) as usize * 4 + 3] += lanes.count_ones();
+            }
+        }
+        counts
+    }
+
+    struct Xs(u64);
+    impl Xs {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn holding(&mut self, k: u32, not: CardSet) -> CardSet {
+            let mut s = CardSet::EMPTY;
+            while s.len() < k {
+                let c = Card::from_index((self.next() % 52) as u8);
+                if !not.contains(c) {
+                    s.insert(c);
+                }
+            }
+            s
+        }
+    }
+
+    #[test]
+    fn d27_counts_by_rank_equal_one_key_per_rank() {
+        let mut x = Xs(0x2545_F491_4F6C_DD1D);
+        for _ in 0..400_000 {
+            let k = (x.next() % 6) as u32;
+            let held = x.holding(k, CardSet::EMPTY);
+            // The others' best: a real key of 0 to 5 cards, or occasionally any number.
+            let other_k = (x.next() % 6) as u32;
+            let other = x.holding(other_k, held);
+            let a5 = x.next() & 1 == 1;
+            let best_hi = match x.next() % 8 {
+                0 => (x.next() % (1 << 27)) as u32,
+                1 => 0,
+                _ => value::d27_key(other, a5),
+            };
+            // The stub: a random part of the cards not held, without a lane of four suited
+            // held cards (the flush lane `mean_fast` evaluates card by card).
+            let b = held.bits();
+            let lane =
+                (0..4).find(|l| held.len() == 4 && (b >> (16 * l) & 0x1fff).count_ones() == 4);
+            let lane_mask = lane.map_or(0, |l| 0x1fffu64 << (16 * l));
+            let plain = match x.next() % 3 {
+                0 => CardSet::FULL.bits(),
+                _ => x.next() | x.next(),
+            } & CardSet::FULL.bits()
+                & !b
+                & !lane_mask;
+            for pair_loses in [best_hi >= value::D27_NO_PAIR, false] {
+                if !pair_loses && best_hi >= value::D27_NO_PAIR && x.next() & 3 != 0 {
+                    continue;
+                }
+                let recv = D27Receiver::new(held, held.len(), a5, pair_loses);
+                let want = reference(held, plain, best_hi, a5, pair_loses);
+                let c = Card::from_index((x.next() % 52) as u8);
+                if !held.contains(c) && !CardSet::from_bits(lane_mask).contains(c) {
+                    // The key the seat's cache then keeps: exactly `d27_key` of the new cards.
+                    let mut set = held;
+                    set.insert(c);
+                    if let Some(k) = recv.exact_key(c) {
+                        assert_eq!(k, value::d27_key(set, a5), "{held:?} {c:?} {a5}");
+                    } else {
+                        assert!(pair_loses && set.rank_mask().count_ones() < set.len());
+                    }
+                }
+                if CardSet::from_bits(plain).contains(c) {
+                    let mut one = CardSet::EMPTY;
+                    one.insert(c);
+                    let r = reference(held, one.bits(), best_hi, a5, pair_loses);
+                    let class = (recv.key(c).cmp(&best_hi) as i32 + 1) as usize;
+                    assert_eq!(r[class * 4 + 3], 1, "{held:?} {c:?} {best_hi} {a5}");
+                }
+                assert_eq!(
+                    recv.counts(plain, plain.count_ones(), best_hi),
+                    [want[3], want[7], want[11]],
+                    "{held:?} {plain:x} {best_hi} {a5} {pair_loses}"
+                );
+            }
         }
     }
 }

@@ -169,19 +169,80 @@ fn d27_table() -> &'static [[u32; 8192]; 2] {
     })
 }
 
+/// The deuce-to-seven keys of the no-pair holdings of at most five cards that are not a flush, by
+/// rank mask: `d27_key(set)` is `d27_no_pair_keys(a5)[rank_mask(set)]` for every such `set`.
+#[inline]
+pub fn d27_no_pair_keys(ace_five_straight: bool) -> &'static [u32; 8192] {
+    &d27_table()[usize::from(ace_five_straight)]
+}
+
+/// The rank masks of a set's ranks held at least once, twice, three and four times.
+#[inline]
+pub fn rank_groups(set: CardSet) -> [u16; 4] {
+    let b = set.bits();
+    let (a, c, d, e) = (
+        (b & 0x1fff) as u16,
+        (b >> 16 & 0x1fff) as u16,
+        (b >> 32 & 0x1fff) as u16,
+        (b >> 48 & 0x1fff) as u16,
+    );
+    [
+        a | c | d | e,
+        (a & c) | (a & d) | (a & e) | (c & d) | (c & e) | (d & e),
+        (a & c & d) | (a & c & e) | (a & d & e) | (c & d & e),
+        a & c & d & e,
+    ]
+}
+
+/// [`d27_key`] of a holding of at most five cards with a pair, from its [`rank_groups`] (with a
+/// pair five cards are neither a straight nor a flush: the key depends on the ranks only). It is
+/// `(1 << 24) - 1` minus the evaluator's packed high value, as [`partial_high`] packs it for fewer
+/// than five cards (a full house being a class of five cards only).
+#[inline]
+pub fn d27_paired_key([any, ge2, ge3, ge4]: [u16; 4]) -> u32 {
+    let (class, groups) = if ge4 != 0 {
+        (HighClass::Quads, ge4)
+    } else if ge3 != 0 && ge2 & !ge3 != 0 {
+        (HighClass::FullHouse, ge3)
+    } else if ge3 != 0 {
+        (HighClass::Trips, ge3)
+    } else if ge2 & ge2.wrapping_sub(1) != 0 {
+        (HighClass::TwoPair, ge2)
+    } else {
+        (HighClass::Pair, ge2)
+    };
+    let mut v = (class as u32) << 20;
+    let mut shift = 16i32;
+    for mask in [groups, any & !groups] {
+        let mut m = mask;
+        while m != 0 {
+            let r = 15 - m.leading_zeros();
+            v |= r << shift;
+            shift -= 4;
+            m &= !(1 << r);
+        }
+    }
+    (1 << 24) - 1 - v
+}
+
 /// A deuce-to-seven key of a holding of up to five cards. Five cards: a no-pair, no-straight,
 /// no-flush hand by its ranks, any other hand below all of them in evaluator order. Fewer cards
 /// (while cards are being dealt or replaced): no pair → its ranks with each missing card a 9.5;
 /// a pair → below every no-pair holding. No-pair holdings that are not a flush come from a table
-/// by rank mask; the others are computed ([`d27_key_direct`]).
+/// by rank mask, paired ones from their rank counts ([`d27_paired_key`]); the others are computed
+/// ([`d27_key_direct`]).
 #[inline]
 pub fn d27_key(set: CardSet, ace_five_straight: bool) -> u32 {
     let k = set.len();
     let mask = set.rank_mask();
     let b = set.bits();
     let lane = b.trailing_zeros() & 48;
-    if mask.count_ones() == k && (k < 5 || (k == 5 && b >> lane > 0x1fff)) {
+    let distinct = mask.count_ones();
+    if distinct == k && (k < 5 || (k == 5 && b >> lane > 0x1fff)) {
         return d27_table()[usize::from(ace_five_straight)][usize::from(mask)];
+    }
+    if distinct < k && k <= 5 {
+        return d27_paired_key(rank_groups(set));
     }
     d27_key_direct(set, ace_five_straight)
 }
@@ -311,6 +372,42 @@ mod tests {
         assert!(draw < d27_key(set("9c 7d 5h 3s 2c"), a5));
         assert!(draw > d27_key(set("Tc 7d 5h 3s 2c"), a5));
         assert!(draw > d27_key(set("7c 7d 3s 2c"), a5));
+    }
+
+    #[test]
+    fn d27_paired_keys_equal_the_direct_ones_for_every_rank_multiset() {
+        // Every multiset of two to five ranks with a pair (suits assigned in turn: the key
+        // depends on the ranks only), both straight rules.
+        let mut checked = 0;
+        let mut counts = [0u8; 13];
+        fn rec(r: usize, left: usize, counts: &mut [u8; 13], checked: &mut usize) {
+            if r == 13 {
+                let set: CardSet = (0..13)
+                    .flat_map(|r| {
+                        (0..counts[r])
+                            .map(move |s| Card::new(Rank::from_index(r as u8), Suit::from_index(s)))
+                    })
+                    .collect();
+                if set.len() >= 2 && set.rank_mask().count_ones() < set.len() {
+                    for a5 in [false, true] {
+                        let want = d27_key_direct(set, a5);
+                        assert_eq!(d27_paired_key(rank_groups(set)), want, "{set:?} {a5}");
+                        assert_eq!(d27_key(set, a5), want, "{set:?} {a5}");
+                        assert!(want < D27_NO_PAIR, "{set:?}");
+                        *checked += 1;
+                    }
+                }
+                return;
+            }
+            for c in 0..=left.min(4) {
+                counts[r] = c as u8;
+                rec(r + 1, left - c, counts, checked);
+            }
+            counts[r] = 0;
+        }
+        rec(0, 5, &mut counts, &mut checked);
+        // Paired multisets of two, three, four and five ranks: 13 + 169 + 1,105 + 4,888.
+        assert_eq!(checked, 2 * 6175, "{checked}");
     }
 
     #[test]
