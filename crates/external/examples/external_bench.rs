@@ -1,7 +1,8 @@
 //! Speed of external bots: the Rust example bot against itself, heads-up 2-7 triple draw fixed
 //! limit, on 1 and 2 worker threads, as a version 1 bot on the raw protocol
 //! (`pitboss-example-raw`: one table per process, full messages) and on the SDK
-//! (`pitboss-example-bot`: protocol 1.1, 64 tables per process, compact messages), next to the
+//! (`pitboss-example-bot`: protocol 1.1, 64 tables per process, compact messages; once more with
+//! the luck adjustment on, as `pitboss match` plays an external bot by default), next to the
 //! bare pipe rates of a tiny JSON line through a `cat` child measured in the same run: one line
 //! in flight (round trips), and 16 in flight (pipelined: 16 lines written at once, then read
 //! back).
@@ -103,9 +104,12 @@ fn main() {
     let piped = median3(|| pipe_pipelined(800_000));
     println!("bare pipe, one tiny JSON line in flight (round trips), median of 3: {pipe:.0} /s");
     println!("bare pipe, 16 lines in flight (pipelined), median of 3: {piped:.0} lines/s");
-    for (label, name) in [
-        ("v1 raw", "pitboss-example-raw"),
-        ("1.1 SDK", "pitboss-example-bot"),
+    // The third pair: the SDK bot as `pitboss match` plays it by default with an external bot,
+    // with the luck adjustment on (the other rows measure the protocol alone).
+    for (label, name, luck) in [
+        ("v1 raw", "pitboss-example-raw", false),
+        ("1.1 SDK", "pitboss-example-bot", false),
+        ("1.1 SDK, luck adjustment on", "pitboss-example-bot", true),
     ] {
         for threads in [1usize, 2] {
             let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
@@ -118,6 +122,7 @@ fn main() {
                     seed: Some(1),
                     threads: Some(threads),
                     out: Some(out.clone()),
+                    luck_adjust: Some(luck),
                     ..MatchFile::default()
                 },
                 |_| unreachable!(),
