@@ -634,14 +634,7 @@ impl<'a> Sim<'a> {
                 after -= 1;
             }
         }
-        let v = value5(self.no_pair, hand, afs);
-        if v > best {
-            1.0
-        } else if v == best {
-            1.0 / f64::from(tied + 1)
-        } else {
-            0.0
-        }
+        share_against(value5(self.no_pair, hand, afs), best, tied)
     }
 
     /// The [`OneCard`] table of `keep` when this seat's draws to it are counted exactly: a
@@ -1047,6 +1040,19 @@ fn sampled_keeps(
         .collect())
 }
 
+/// The share of the pot of a final value `v` against the opponents' best value `best`, held by
+/// `tied` of them: all of it, an equal part among the `tied + 1`, or nothing.
+#[inline]
+fn share_against(v: u32, best: u32, tied: u32) -> f64 {
+    if v > best {
+        1.0
+    } else if v == best {
+        1.0 / f64::from(tied + 1)
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1064,14 +1070,11 @@ mod tests {
             let hand = keep | c;
             let (k, n) = policy5(CardSet::from_bits(hand), draws - 1);
             sum += if draws == 1 || n == 5 {
-                let v = deuce_to_seven(CardSet::from_bits(hand), false).get();
-                if v > best {
-                    1.0
-                } else if v == best {
-                    1.0 / f64::from(tied + 1)
-                } else {
-                    0.0
-                }
+                share_against(
+                    deuce_to_seven(CardSet::from_bits(hand), false).get(),
+                    best,
+                    tied,
+                )
             } else {
                 assert_eq!(n, 4);
                 assert_eq!(rank_mask(k.bits()), rank_mask(keep));

@@ -30,17 +30,7 @@ pub const HIGH_PAIR: u32 = (HighClass::Pair as u32) << 20;
 /// The packed high value of at most four cards, from bit operations on the four suit lanes.
 #[inline]
 pub fn partial_high(set: CardSet) -> u32 {
-    let b = set.bits();
-    let (a, c, d, e) = (
-        (b & 0x1fff) as u16,
-        (b >> 16 & 0x1fff) as u16,
-        (b >> 32 & 0x1fff) as u16,
-        (b >> 48 & 0x1fff) as u16,
-    );
-    let any = a | c | d | e;
-    let ge2 = (a & c) | (a & d) | (a & e) | (c & d) | (c & e) | (d & e);
-    let ge3 = (a & c & d) | (a & c & e) | (a & d & e) | (c & d & e);
-    let ge4 = a & c & d & e;
+    let [any, ge2, ge3, ge4] = rank_groups(set);
     let (class, groups) = if ge4 != 0 {
         (HighClass::Quads, ge4)
     } else if ge3 != 0 {
