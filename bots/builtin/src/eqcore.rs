@@ -218,9 +218,7 @@ impl Core {
                 let after_call = (self.pot + owed).max(1);
                 let raise = to.saturating_sub(self.round_bet);
                 if seat != me {
-                    let w = if !big {
-                        2
-                    } else if raise * 5 < after_call * 2 {
+                    let w = if !big || raise * 5 < after_call * 2 {
                         2
                     } else if raise * 5 < after_call * 4 {
                         3
@@ -249,8 +247,14 @@ impl Core {
 
     /// The pot share of this seat (stud), or of its best keep (triple draw) with that keep;
     /// `None` when the view is not one the engine can read (the caller then plays safe).
-    /// `random_opp` lists opponents (by seat) whose draw counts carry no information.
-    pub fn evaluate(&mut self, req: &ActRequest, random_opp: u64) -> Option<(f64, CardSet)> {
+    /// `random_opp` lists opponents (by seat) whose draw counts carry no information, `doubted`
+    /// those whose bets are not read by their size (their bets were often weak at showdowns).
+    pub fn evaluate(
+        &mut self,
+        req: &ActRequest,
+        random_opp: u64,
+        doubted: u64,
+    ) -> Option<(f64, CardSet)> {
         let v = &req.view;
         let live: u64 = util::opponents(v).fold(0, |m, (i, _)| m | 1 << i);
         let key = (v.round, v.phase as u8, live);
@@ -267,7 +271,7 @@ impl Core {
         let out = if stud {
             self.stud_share(v, seed).map(|s| (s, CardSet::EMPTY))
         } else {
-            self.draw_keep(v, random_opp, seed)
+            self.draw_keep(v, random_opp, doubted, seed)
         };
         if let Some((s, keep)) = out {
             let c = if stud {
@@ -318,7 +322,13 @@ impl Core {
         stud::equity(&spot, &cfg, w).ok().map(|e| e.share)
     }
 
-    fn draw_keep(&self, v: &SeatView, random_opp: u64, seed: u64) -> Option<(f64, CardSet)> {
+    fn draw_keep(
+        &self,
+        v: &SeatView,
+        random_opp: u64,
+        doubted: u64,
+        seed: u64,
+    ) -> Option<(f64, CardSet)> {
         let hand: CardSet = v.cards.iter().collect();
         let mine = util::me(v).draws.len() as u8;
         let opponents: Vec<DrawOpponent> = util::opponents(v)
@@ -326,14 +336,19 @@ impl Core {
                 let left = 3u8.saturating_sub(s.draws.len() as u8);
                 if random_opp & 1 << i != 0 {
                     DrawOpponent::unknown(None, left)
+                } else if doubted & 1 << i != 0 {
+                    // Bets that often turned out weak: counted, not weighed by their size.
+                    let drew = s.draws.last().copied();
+                    let called = self.called_early & 1 << (i % 8) != 0;
+                    DrawOpponent::unknown(draw_range(self.aggr[i % 8], called, drew), left)
                 } else {
                     let drew = s.draws.last().copied();
                     let called = self.called_early & 1 << (i % 8) != 0;
-                    let a = (self.aggr_size[i % 8] + 1) / 2;
+                    let a = self.aggr_size[i % 8].div_ceil(2);
                     let o = DrawOpponent::unknown(draw_range(a, called, drew), left);
                     // A hand modelled pat that bet this round beyond what made it pat: a better
                     // made hand the more it bet (a nine, an eight, a seven).
-                    let now = (self.round_size[i % 8] + 1) / 2;
+                    let now = self.round_size[i % 8].div_ceil(2);
                     let beyond = now.saturating_sub(drew.unwrap_or(0));
                     if o.drew == Some(0) && drew.is_some() && beyond > 0 {
                         o.with_bar(8 - beyond.min(3))
