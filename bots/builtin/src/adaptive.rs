@@ -11,6 +11,10 @@ use crate::util;
 /// so an offset keeps naming the same opponent across hands.
 const MAX_SEATS: usize = 8;
 
+/// Above this share of weak hands among those an opponent bet into showdowns, its bets are not
+/// read as strength by their size (the prior is 0.2; a maniac's is most of them).
+const DOUBT: f64 = 0.35;
+
 /// Counts of one opponent's observed behaviour over the match, with priors that keep a few hands
 /// from swinging the knobs (each rate starts as `prior` worth `weight` observations).
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,8 +59,11 @@ impl Tendency {
 /// made. Against players who fold a lot it bluffs more and needs less to bet; against players who
 /// never fold it stops bluffing and bets thinner for value; against aggressive bluffers it calls
 /// lighter, against players who only bet good hands it folds more; and an opponent whose pat hands
-/// are mostly junk is treated as holding random cards. With several opponents the knobs are
-/// averaged over those still in. All counts start from priors, so early hands move it little.
+/// are mostly junk is treated as holding random cards, and one whose bets were often weak at
+/// showdowns has its bets counted rather than read by their size. With several opponents a value
+/// bet is sized to the one who folds least, a bluff to the chance that all of them fold, and the
+/// other knobs are averaged over those still in. All counts start from priors, so early hands move
+/// it little.
 pub struct AdaptiveBot {
     core: Core,
     seat: usize,
@@ -187,37 +194,47 @@ impl AdaptiveBot {
         }
     }
 
-    /// The knobs against the opponents still in (their tendencies averaged), and the seats whose
-    /// draw counts mean nothing.
-    fn knobs(&self, req: &ActRequest) -> (Knobs, u64) {
-        let (mut f2b, mut aggr, mut bluffs, mut n) = (0.0, 0.0, 0.0, 0.0);
+    /// The knobs against the opponents still in (their tendencies combined), the seats whose
+    /// draw counts mean nothing, and those whose bets are not read by their size.
+    fn knobs(&self, req: &ActRequest) -> (Knobs, u64, u64) {
+        let (mut aggr, mut bluffs, mut n) = (0.0, 0.0, 0.0);
         let mut random = 0u64;
+        let mut doubted = 0u64;
+        let mut f2b = f64::INFINITY;
+        let (mut all_fold, mut prior_all) = (1.0, 1.0);
         for (i, _) in util::opponents(&req.view) {
             let t = &self.seen[self.rel(i as u8)];
-            f2b += t.fold_to_bet();
+            f2b = f2b.min(t.fold_to_bet());
+            all_fold *= t.fold_to_bet();
+            prior_all *= 0.35;
             aggr += t.aggression();
             bluffs += t.bluffs();
             n += 1.0;
             if t.weak_pats() > 0.5 {
                 random |= 1 << i;
             }
+            if t.bluffs() > DOUBT {
+                doubted |= 1 << i;
+            }
         }
         let base = Knobs::for_game(util::is_stud(self.core.stud, req));
         if n == 0.0 {
-            return (base, random);
+            return (base, random, doubted);
         }
-        let (f2b, aggr, bluffs) = (f2b / n, aggr / n, bluffs / n);
+        let (aggr, bluffs) = (aggr / n, bluffs / n);
         // Moves from the priors: a folder gets more bluffs and only stronger value bets, a station
-        // no bluffs and thinner value bets; a bluffer's or maniac's bets get less respect.
+        // no bluffs and thinner value bets; a bluffer's or maniac's bets get less respect. The
+        // folding read of a value bet is that of the opponent who folds least (whoever calls pays
+        // it); of a bluff, how much more often than against the priors everyone folds.
         let knobs = Knobs {
             value: (base.value + 0.3 * (f2b - 0.35)).clamp(0.1, 0.45),
             respect: (base.respect * (1.0 + 4.0 * (0.2 - bluffs) + 2.0 * (0.25 - aggr)))
                 .clamp(0.0, 2.0 * base.respect),
             margin: base.margin,
-            bluff: (base.bluff + 1.5 * (f2b - 0.35)).clamp(0.0, 0.6),
+            bluff: (base.bluff + 1.5 * (all_fold - prior_all)).clamp(0.0, 0.6),
             early: base.early,
         };
-        (knobs, random)
+        (knobs, random, doubted)
     }
 }
 
@@ -240,8 +257,8 @@ impl Bot for AdaptiveBot {
     fn act(&mut self, req: &ActRequest) -> Action {
         self.core.update(req);
         self.observe(&req.events);
-        let (knobs, random) = self.knobs(req);
-        let Some((share, keep)) = self.core.evaluate(req, random) else {
+        let (knobs, random, doubted) = self.knobs(req);
+        let Some((share, keep)) = self.core.evaluate(req, random, doubted) else {
             return util::passive_or_fold(&req.legal);
         };
         if let Some(max) = req.legal.discard {

@@ -20,13 +20,13 @@ const SAMPLES: u32 = 1000;
 const CAP: usize = 1 << 21;
 
 /// Kept ranks (sorted, 15 = none), whether a five-card keep is a flush, this seat's draws left,
-/// and each opponent's (latest draw, 6 = none; draws left), sorted.
+/// and each opponent's (latest draw, 6 = none; draws left; bar of its model, 15 = default), sorted.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     kept: [u8; 5],
     flush: bool,
     left: u8,
-    opps: [(u8, u8); 7],
+    opps: [(u8, u8, u8); 7],
 }
 
 static MEMO: LazyLock<RwLock<HashMap<Key, f64>>> = LazyLock::new(|| RwLock::new(HashMap::new()));
@@ -39,9 +39,9 @@ fn key(keep: CardSet, left: u8, opps: &[DrawOpponent]) -> Key {
     kept.sort_unstable();
     let b = keep.bits();
     let flush = keep.len() == 5 && (0..4).any(|s| (b >> (16 * s) & 0x1fff).count_ones() == 5);
-    let mut o = [(15u8, 15u8); 7];
+    let mut o = [(15u8, 15u8, 15u8); 7];
     for (slot, d) in o.iter_mut().zip(opps) {
-        *slot = (d.drew.unwrap_or(6), d.draws_left);
+        *slot = (d.drew.unwrap_or(6), d.draws_left, d.bar.unwrap_or(15));
     }
     o.sort_unstable();
     Key {
@@ -91,9 +91,13 @@ fn hash(k: &Key) -> u64 {
     k.kept.iter().for_each(|&b| eat(b));
     eat(u8::from(k.flush));
     eat(k.left);
-    for &(a, b) in &k.opps {
+    for &(a, b, bar) in &k.opps {
         eat(a);
         eat(b);
+        // Only a narrowed model adds to the hash (the default keys keep their seeds).
+        if bar != 15 {
+            eat(bar);
+        }
     }
     h
 }

@@ -81,6 +81,16 @@ pub struct Core {
     pub callers: u8,
     /// Bets and raises of each seat this hand: an aggressor's range is narrowed to good holdings.
     pub aggr: [u8; 8],
+    /// The same bets and raises weighted by their size (triple draw's model of a bettor): in pot
+    /// and no limit a raise of about the pot counts as two, a small one as one; in fixed limit
+    /// every bet counts as one. Half-units.
+    pub aggr_size: [u8; 8],
+    /// `aggr_size` of this round only: a pat hand bet after the draw is narrowed by it.
+    pub round_size: [u8; 8],
+    /// Chips each seat put in this round, the pot as the events tell it, and the round's bet.
+    round_in: [u64; 8],
+    pot: u64,
+    round_bet: u64,
     /// Seats that called a bet before the first draw (triple draw): not random holdings either.
     pub called_early: u8,
     /// Whether anyone bet this round (so that a call is a call of a bet, not of the blind).
@@ -111,6 +121,11 @@ impl Core {
             checks: 0,
             callers: 0,
             aggr: [0; 8],
+            aggr_size: [0; 8],
+            round_size: [0; 8],
+            round_in: [0; 8],
+            pot: 0,
+            round_bet: 0,
             called_early: 0,
             bet_this_round: false,
             shown: CardSet::EMPTY,
@@ -129,6 +144,11 @@ impl Core {
         self.checks = 0;
         self.callers = 0;
         self.aggr = [0; 8];
+        self.aggr_size = [0; 8];
+        self.round_size = [0; 8];
+        self.round_in = [0; 8];
+        self.pot = 0;
+        self.round_bet = 0;
         self.called_early = 0;
         self.bet_this_round = false;
         self.shown = CardSet::EMPTY;
@@ -139,7 +159,9 @@ impl Core {
     /// Reads the new events: this round's aggression and checks, shown cards, own discards.
     pub fn update(&mut self, req: &ActRequest) {
         let me = req.view.seat;
+        let big = util::is_big_bet(self.big_bet, &req.legal);
         for e in &req.events {
+            self.track_pot(e, me, big);
             match *e {
                 Event::Round { .. } => {
                     self.raises = 0;
@@ -172,6 +194,51 @@ impl Core {
         }
     }
 
+    /// Follows the chips of one event; for a raise by another seat, weighs it by its size (see
+    /// `aggr_size`): the raise beyond the call as a fraction of the pot after the call.
+    fn track_pot(&mut self, e: &Event, me: u8, big: bool) {
+        let put = |core: &mut Core, seat: u8, amount: u64| {
+            core.round_in[usize::from(seat) % 8] += amount;
+            core.pot += amount;
+            core.round_bet = core.round_bet.max(core.round_in[usize::from(seat) % 8]);
+        };
+        match *e {
+            Event::Round { .. } => {
+                self.round_in = [0; 8];
+                self.round_size = [0; 8];
+                self.round_bet = 0;
+            }
+            Event::Ante { amount, .. } => self.pot += amount,
+            Event::Blind { seat, amount, .. }
+            | Event::BringIn { seat, amount, .. }
+            | Event::Call { seat, amount, .. } => put(self, seat, amount),
+            Event::Raise { seat, to, .. } => {
+                let i = usize::from(seat) % 8;
+                let owed = self.round_bet.saturating_sub(self.round_in[i]);
+                let after_call = (self.pot + owed).max(1);
+                let raise = to.saturating_sub(self.round_bet);
+                if seat != me {
+                    let w = if !big || raise * 5 < after_call * 2 {
+                        2
+                    } else if raise * 5 < after_call * 4 {
+                        3
+                    } else {
+                        4
+                    };
+                    self.aggr_size[i] = self.aggr_size[i].saturating_add(w);
+                    self.round_size[i] = self.round_size[i].saturating_add(w);
+                }
+                put(self, seat, to.saturating_sub(self.round_in[i]));
+            }
+            Event::Return { seat, amount } => {
+                let i = usize::from(seat) % 8;
+                self.round_in[i] = self.round_in[i].saturating_sub(amount);
+                self.pot = self.pot.saturating_sub(amount);
+            }
+            _ => {}
+        }
+    }
+
     /// A fresh seed for each equity query (deterministic given the bot's seed).
     fn next_seed(&mut self) -> u64 {
         self.decisions += 1;
@@ -180,8 +247,14 @@ impl Core {
 
     /// The pot share of this seat (stud), or of its best keep (triple draw) with that keep;
     /// `None` when the view is not one the engine can read (the caller then plays safe).
-    /// `random_opp` lists opponents (by seat) whose draw counts carry no information.
-    pub fn evaluate(&mut self, req: &ActRequest, random_opp: u64) -> Option<(f64, CardSet)> {
+    /// `random_opp` lists opponents (by seat) whose draw counts carry no information, `doubted`
+    /// those whose bets are not read by their size (their bets were often weak at showdowns).
+    pub fn evaluate(
+        &mut self,
+        req: &ActRequest,
+        random_opp: u64,
+        doubted: u64,
+    ) -> Option<(f64, CardSet)> {
         let v = &req.view;
         let live: u64 = util::opponents(v).fold(0, |m, (i, _)| m | 1 << i);
         let key = (v.round, v.phase as u8, live);
@@ -198,7 +271,7 @@ impl Core {
         let out = if stud {
             self.stud_share(v, seed).map(|s| (s, CardSet::EMPTY))
         } else {
-            self.draw_keep(v, random_opp, seed)
+            self.draw_keep(v, random_opp, doubted, seed)
         };
         if let Some((s, keep)) = out {
             let c = if stud {
@@ -249,7 +322,13 @@ impl Core {
         stud::equity(&spot, &cfg, w).ok().map(|e| e.share)
     }
 
-    fn draw_keep(&self, v: &SeatView, random_opp: u64, seed: u64) -> Option<(f64, CardSet)> {
+    fn draw_keep(
+        &self,
+        v: &SeatView,
+        random_opp: u64,
+        doubted: u64,
+        seed: u64,
+    ) -> Option<(f64, CardSet)> {
         let hand: CardSet = v.cards.iter().collect();
         let mine = util::me(v).draws.len() as u8;
         let opponents: Vec<DrawOpponent> = util::opponents(v)
@@ -257,10 +336,25 @@ impl Core {
                 let left = 3u8.saturating_sub(s.draws.len() as u8);
                 if random_opp & 1 << i != 0 {
                     DrawOpponent::unknown(None, left)
-                } else {
+                } else if doubted & 1 << i != 0 {
+                    // Bets that often turned out weak: counted, not weighed by their size.
                     let drew = s.draws.last().copied();
                     let called = self.called_early & 1 << (i % 8) != 0;
                     DrawOpponent::unknown(draw_range(self.aggr[i % 8], called, drew), left)
+                } else {
+                    let drew = s.draws.last().copied();
+                    let called = self.called_early & 1 << (i % 8) != 0;
+                    let a = self.aggr_size[i % 8].div_ceil(2);
+                    let o = DrawOpponent::unknown(draw_range(a, called, drew), left);
+                    // A hand modelled pat that bet this round beyond what made it pat: a better
+                    // made hand the more it bet (a nine, an eight, a seven).
+                    let now = self.round_size[i % 8].div_ceil(2);
+                    let beyond = now.saturating_sub(drew.unwrap_or(0));
+                    if o.drew == Some(0) && drew.is_some() && beyond > 0 {
+                        o.with_bar(8 - beyond.min(3))
+                    } else {
+                        o
+                    }
                 }
             })
             .collect();

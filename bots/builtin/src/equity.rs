@@ -20,7 +20,10 @@ use crate::util;
 /// a readable function of its cards. In pot and no limit it bets half to three quarters of the pot
 /// (the pot with very strong hands), the same sizes for bluffs and value; in pot- and no-limit triple
 /// draw against two or more opponents its value line is twice as far above fair share, since a big
-/// bet into several players is called by the better hands among them.
+/// bet into several players is called by the better hands among them. In triple draw it reads a bet
+/// by its size: a raise of half the pot or more counts as two bets in an opponent's model (one more
+/// good card held), and a hand modelled pat that bets after the draw is taken to be a nine or better,
+/// an eight or better after a pot-sized bet, a seven or better after more.
 pub struct EquityBot {
     core: Core,
 }
@@ -44,7 +47,7 @@ impl Bot for EquityBot {
 
     fn act(&mut self, req: &ActRequest) -> Action {
         self.core.update(req);
-        let Some((share, keep)) = self.core.evaluate(req, 0) else {
+        let Some((share, keep)) = self.core.evaluate(req, 0, 0) else {
             return util::passive_or_fold(&req.legal);
         };
         if let Some(max) = req.legal.discard {

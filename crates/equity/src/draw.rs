@@ -56,6 +56,11 @@ pub struct DrawOpponent {
     pub draws_left: u8,
     /// Its five cards when known (shown hands, tests); `None` to use the model.
     pub known: Option<CardSet>,
+    /// A narrower model (a seat that bet into the pot is not random): the highest rank of its
+    /// good cards, as a rank index (5 = seven, 6 = eight, 7 = nine, 8 = ten); `None` for the
+    /// model's default (ten for a pat hand, eight for the cards kept by a drawer). Lower bars
+    /// than the default only; at least the seven.
+    pub bar: Option<u8>,
 }
 
 impl DrawOpponent {
@@ -65,7 +70,16 @@ impl DrawOpponent {
             drew,
             draws_left,
             known: None,
+            bar: None,
         }
+    }
+
+    /// The same opponent with its good cards no higher than rank index `bar` (see
+    /// [`DrawOpponent::bar`]).
+    #[must_use]
+    pub const fn with_bar(mut self, bar: u8) -> DrawOpponent {
+        self.bar = Some(bar);
+        self
     }
 }
 
@@ -105,6 +119,7 @@ pub struct Keep {
     pub candidates: u32,
 }
 
+const SEVEN: u8 = 5;
 const EIGHT: u8 = 6;
 const NINE: u8 = 7;
 const TEN: u8 = 8;
@@ -273,12 +288,13 @@ fn pop13(m: u16) -> u32 {
 
 /// The current five cards of a modelled opponent (see the module docs), as a card mask.
 #[inline]
-fn model_hand(pool: &mut Pool, drew: Option<u8>) -> u64 {
+fn model_hand(pool: &mut Pool, drew: Option<u8>, narrow: Option<u8>) -> u64 {
     let (good, bar) = match drew {
         None | Some(5..) => (0, 0),
         Some(0) => (5, TEN),
         Some(d) => (5 - d, EIGHT),
     };
+    let bar = narrow.map_or(bar, |n| bar.min(n.max(SEVEN)));
     let hand = pool.deal_distinct_low(u32::from(good), bar);
     hand | pool.deal_bits(u32::from(5 - good))
 }
@@ -590,7 +606,7 @@ impl<'a> Sim<'a> {
         for o in &self.spot.opponents {
             let h = match o.known {
                 Some(k) => k.bits(),
-                None => model_hand(pool, o.drew),
+                None => model_hand(pool, o.drew, o.bar),
             };
             let h = play_out(pool, h, o.draws_left);
             let v = value5(self.no_pair, h, self.spot.ace_five_straight);

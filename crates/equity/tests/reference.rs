@@ -362,6 +362,7 @@ fn last_draw_spot(hand: &str, opp: &str) -> DrawSpot {
             drew: Some(0),
             draws_left: 0,
             known: Some(set(opp)),
+            bar: None,
         }],
         dead: CardSet::EMPTY,
         ace_five_straight: false,
@@ -576,6 +577,7 @@ fn ref_draw_share(spot: &DrawSpot, keep: CardSet, samples: u32, seed: u64) -> (f
                     Some(0) => (5, 8),
                     Some(d) => (5 - d, 6),
                 };
+                let bar = o.bar.map_or(bar, |n| bar.min(n.max(5)));
                 let mut hand = CardSet::EMPTY;
                 for _ in 0..good {
                     let ranks = hand.rank_mask();
@@ -612,6 +614,40 @@ fn ref_draw_share(spot: &DrawSpot, keep: CardSet, samples: u32, seed: u64) -> (f
     let n = f64::from(samples);
     let mean = sum / n;
     (mean, ((sum_sq / n - mean * mean) / (n - 1.0)).sqrt())
+}
+
+fn narrowed(mut spot: DrawSpot, bar: u8) -> DrawSpot {
+    for o in &mut spot.opponents {
+        *o = o.with_bar(bar);
+    }
+    spot
+}
+
+/// A narrowed model is a stronger opponent: a nine-low pat hand wins less often against a pat hand
+/// an eight or better than against one a ten or better.
+#[test]
+fn a_narrowed_pat_hand_is_stronger() {
+    let spot = |opp: DrawOpponent| DrawSpot {
+        hand: set("2c 3d 4h 7s 9c"),
+        draws_left: 0,
+        opponents: vec![opp],
+        dead: CardSet::EMPTY,
+        ace_five_straight: false,
+    };
+    let cfg = Config {
+        samples: 20_000,
+        exact_limit: 0,
+        seed: 7,
+    };
+    let wide = DrawOpponent::unknown(Some(0), 0);
+    let s = spot(wide);
+    let a = draw::equity(&s, s.hand, &cfg).unwrap().share;
+    let s = spot(wide.with_bar(6));
+    let b = draw::equity(&s, s.hand, &cfg).unwrap().share;
+    assert!(
+        a > 0.5 && b < 0.3,
+        "{a} against a ten or better, {b} against an eight"
+    );
 }
 
 /// The sampler (which counts this seat's last one-card draw exactly and deals the model with
@@ -658,6 +694,15 @@ fn draw_sampler_agrees_with_the_model_played_plainly() {
         (
             spot("2c 3d 6h Js Qc", 1, &[(Some(2), 1), (Some(0), 0)], false),
             "2c 3d 6h",
+        ),
+        // Narrowed models: a pat hand an eight or better, a one-card draw to a seven.
+        (
+            narrowed(spot("2c 3d 4h 9s Kc", 1, &[(Some(0), 0)], false), 6),
+            "2c 3d 4h 9s",
+        ),
+        (
+            narrowed(spot("2c 3d 4h 8s Kc", 2, &[(Some(1), 2)], false), 5),
+            "2c 3d 4h 8s",
         ),
     ];
     for (k, (spot, keep)) in cases.iter().enumerate() {
