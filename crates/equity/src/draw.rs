@@ -286,15 +286,21 @@ fn pop13(m: u16) -> u32 {
     u32::from(POP[usize::from(m & 0x1fff)])
 }
 
-/// The current five cards of a modelled opponent (see the module docs), as a card mask.
-#[inline]
-fn model_hand(pool: &mut Pool, drew: Option<u8>, narrow: Option<u8>) -> u64 {
+/// A modelled opponent's good cards and their highest rank (see the module docs), from its last
+/// draw count and its [`DrawOpponent::bar`]; fixed for a query, so [`Sim::new`] finds it once.
+fn model(drew: Option<u8>, narrow: Option<u8>) -> (u8, u8) {
     let (good, bar) = match drew {
         None | Some(5..) => (0, 0),
         Some(0) => (5, TEN),
         Some(d) => (5 - d, EIGHT),
     };
-    let bar = narrow.map_or(bar, |n| bar.min(n.max(SEVEN)));
+    (good, narrow.map_or(bar, |n| bar.min(n.max(SEVEN))))
+}
+
+/// The current five cards of a modelled opponent with `good` good cards no higher than `bar`
+/// ([`model`]), as a card mask.
+#[inline]
+fn model_hand(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
     let hand = pool.deal_distinct_low(u32::from(good), bar);
     hand | pool.deal_bits(u32::from(5 - good))
 }
@@ -576,6 +582,8 @@ const RECENT: usize = 16;
 /// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
 struct Sim<'a> {
     spot: &'a DrawSpot,
+    /// Each opponent's [`model`].
+    models: Vec<(u8, u8)>,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
     /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
@@ -588,6 +596,11 @@ impl<'a> Sim<'a> {
     fn new(spot: &'a DrawSpot) -> Sim<'a> {
         Sim {
             spot,
+            models: spot
+                .opponents
+                .iter()
+                .map(|o| model(o.drew, o.bar))
+                .collect(),
             no_pair: &NO_PAIR,
             cache: Vec::new(),
             recent_keep: [0; RECENT],
@@ -603,10 +616,10 @@ impl<'a> Sim<'a> {
     #[inline]
     fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
         let (mut best, mut tied) = (0, 0);
-        for o in &self.spot.opponents {
+        for (o, &m) in self.spot.opponents.iter().zip(&self.models) {
             let h = match o.known {
                 Some(k) => k.bits(),
-                None => model_hand(pool, o.drew, o.bar),
+                None => model_hand(pool, m),
             };
             let h = play_out(pool, h, o.draws_left);
             let v = value5(self.no_pair, h, self.spot.ace_five_straight);
