@@ -389,3 +389,47 @@ fn submit_ranks_the_python_example_bot() {
     assert!(board.contains("pysimple"), "{board}");
     let _ = std::fs::remove_dir_all(&reg);
 }
+
+/// All of a file tree's text, for searching bot logs.
+fn all_text(dir: &Path) -> String {
+    let mut out = String::new();
+    for e in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let p = e.path();
+        if p.is_dir() {
+            out += &all_text(&p);
+        } else if let Ok(t) = std::fs::read_to_string(&p) {
+            out += &t;
+        }
+    }
+    out
+}
+
+#[test]
+fn no_bot_process_sees_a_deal_again_at_another_table() {
+    // Every table of a game plays the same deals. The hostile bot remembers the cards it was
+    // dealt in every hand of its process and reports when an opponent shows one of those hands:
+    // that is the same deal again with the seats swapped (it sits second at one table, first at
+    // the other), so it would have known the opponent's cards. Processes are pooled per table and
+    // seat rotation, so that never happens (before, one process served both tables).
+    let out = tmp("no-replay");
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/tests/fixtures/hostile/duplicate_memory.py");
+    let python = if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    };
+    ok(pitboss()
+        .args(["tournament", "--bot", "c1=call", "--bot"])
+        .arg(format!("dm=exec:{python} {}", bot.display()))
+        .args(["--bot", "c2=call", "--deals", "200", "--batch", "100"])
+        .args(["--seed", "5", "--threads", "1", "--out"])
+        .arg(&out));
+    let logs = all_text(&out);
+    assert!(
+        logs.contains("HOSTILE duplicate-memory blocked"),
+        "the bot played: {logs}"
+    );
+    assert!(!logs.contains("SUCCEEDED"), "{logs}");
+    let _ = std::fs::remove_dir_all(&out);
+}

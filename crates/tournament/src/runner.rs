@@ -197,6 +197,7 @@ impl Work<'_> {
                         cfg.salt.as_ref(),
                         u,
                         &self.specs[i % tables],
+                        i % tables,
                         factory,
                         cfg.luck_adjust.then_some(cfg.luck_model.as_deref()),
                     );

@@ -221,15 +221,24 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 /// `j, j + K, …`, each table has its own in-process bots (table 0 with the seeds of the one-table
 /// path), and the hands are recorded in hand order, so a bot whose decisions depend only on the
 /// hand gives the same unit whatever its concurrency.
+///
+/// `table_index` is the index of the unit's table (pairing) in the plan. Every table of a game
+/// plays the same deals, so a bot process that played deal `d` at one table must never play it
+/// again at another, where it may sit in another seat and know the cards dealt to its opponent:
+/// the factory's pools are keyed by table and seat rotation together (`lane = table · n +
+/// rotation`), so a process only ever returns to later batches of its own table and rotation.
 pub fn play_unit(
     seed: u64,
     salt: Option<&pitboss_cards::Salt>,
     spec: &UnitSpec,
     specs: &[&str],
+    table_index: usize,
     factory: &dyn EntrantFactory,
     luck: Option<Option<&str>>,
 ) -> UnitResult {
     let n = spec.bots.len();
+    // The factory's lane of seat rotation `r` at this table (see above).
+    let pool = |r: usize| table_index * n + r;
     let preset = Preset::by_name(&spec.game).expect("validated game");
     let table = TableSetup {
         game: preset.game,
@@ -281,7 +290,7 @@ pub fn play_unit(
             n,
             n,
             |i| factory.concurrency(specs[i]),
-            |i, lane| factory.create_multi(specs[i], lane),
+            |i, lane| factory.create_multi(specs[i], pool(lane)),
         );
         let tables = (0..k.min(range.clone().count()))
             .map(|j| {
@@ -292,7 +301,7 @@ pub fn play_unit(
                             pitboss_arena::runner::derive_seed(lane_seed(lane, i), j as u64, 0x7AB1)
                         }
                     };
-                    factory.create(specs[i], seed, lane)
+                    factory.create(specs[i], seed, pool(lane))
                 })
             })
             .collect();
@@ -310,7 +319,7 @@ pub fn play_unit(
                     .enumerate()
                     .map(|(i, s)| {
                         factory
-                            .create(s, lane_seed(lane, i), lane)
+                            .create(s, lane_seed(lane, i), pool(lane))
                             .unwrap_or_else(|f| Box::new(Forfeited(f)))
                     })
                     .collect()

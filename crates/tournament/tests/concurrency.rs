@@ -87,7 +87,7 @@ fn play(name: &str, game: &str, mode: &str, deals: u64) -> (UnitResult, PathBuf)
     let specs = [fixture(mode), "call".to_string()];
     let field = Field::new(&specs, &out, mode == "late");
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
-    let u = play_unit(7, None, &unit(game, deals), &refs, &field, Some(None));
+    let u = play_unit(7, None, &unit(game, deals), &refs, 0, &field, Some(None));
     field.factory.shutdown();
     (u, out)
 }
