@@ -111,6 +111,12 @@ pub struct Report {
     pub ended_while_waiting: u64,
 }
 
+/// The most idle processes one bot keeps between blocks and units. A tournament keeps a bot's
+/// processes apart per table and seat rotation (every table of a game deals the same cards), so
+/// without a bound a large field would keep hundreds of idle processes; beyond it a process is
+/// ended and a later block starts a fresh one.
+const MAX_IDLE: usize = 32;
+
 /// One external bot of a match, shared by its players on all workers.
 pub struct Shared {
     pub spec: ExternalSpec,
@@ -124,7 +130,7 @@ pub struct Shared {
     spawns: AtomicU32,
     pub(super) forfeited: AtomicBool,
     pub(super) hands: AtomicU64,
-    /// Idle processes, by lane.
+    /// Idle processes, by lane (at most [`MAX_IDLE`] in all).
     pool: Mutex<Vec<Vec<Session>>>,
     pub(super) report: Mutex<Report>,
     /// Protocol 1.1: the concurrency of the bot's first process (started to learn it, then
@@ -168,14 +174,32 @@ impl Shared {
         self.probe_fault.lock().ok().and_then(|mut p| p.take())
     }
 
-    /// Puts a healthy process back into the pool of its lane.
+    /// Puts a healthy process back into the pool of its lane, or ends it (with a `match_end`)
+    /// when the bot already has [`MAX_IDLE`] idle processes.
     pub(super) fn put_pooled(&self, lane: usize, s: Session) {
-        if let Ok(mut p) = self.pool.lock() {
-            if p.len() <= lane {
-                p.resize_with(lane + 1, Vec::new);
+        let extra = match self.pool.lock() {
+            Ok(mut p) if p.iter().map(Vec::len).sum::<usize>() < MAX_IDLE => {
+                if p.len() <= lane {
+                    p.resize_with(lane + 1, Vec::new);
+                }
+                p[lane].push(s);
+                None
             }
-            p[lane].push(s);
+            _ => Some(s),
+        };
+        if let Some(s) = extra {
+            s.close(&self.goodbye());
         }
+    }
+
+    /// The `match_end` line a process gets when it is ended in good order.
+    fn goodbye(&self) -> Vec<u8> {
+        let end = ToBot::MatchEnd(MatchEnd {
+            hands: self.hands.load(Ordering::Relaxed),
+        });
+        let mut line = serde_json::to_vec(&end).expect("serializes");
+        line.push(b'\n');
+        line
     }
 
     /// Takes one restart from the match's allowance; `false` (and the bot forfeits) when none is
@@ -239,11 +263,7 @@ impl Shared {
             .lock()
             .map(|mut p| std::mem::take(&mut *p).into_iter().flatten().collect())
             .unwrap_or_default();
-        let end = ToBot::MatchEnd(MatchEnd {
-            hands: self.hands.load(Ordering::Relaxed),
-        });
-        let mut line = serde_json::to_vec(&end).expect("serializes");
-        line.push(b'\n');
+        let line = self.goodbye();
         for s in sessions {
             s.close(&line);
         }

@@ -845,3 +845,32 @@ fn a_concurrent_bot_next_to_a_version_1_bot_plays_one_table_with_table_ids() {
     assert!(!texts[0].contains(r#""view""#), "compact messages");
     assert!(!texts[1].contains(r#""table""#), "version 1 messages");
 }
+
+#[test]
+fn a_bot_keeps_a_bounded_number_of_idle_processes() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // Forty lanes (a tournament keeps processes apart per table and seat rotation): 40 processes
+    // start, at most 32 stay idle when they are done (the rest get their match_end), so forty
+    // players again reuse 32 and start 8.
+    let out = tmp("idle-bound");
+    let bots = vec![format!("{} v1", fixture("multi.py")), "call".to_string()];
+    let opts = ExternalOptions {
+        limits: generous(),
+        sandbox: false,
+        out: out.clone(),
+        ..ExternalOptions::default()
+    };
+    let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+    for round in 1..=2 {
+        let mut players: Vec<_> = (0..40)
+            .map(|lane| factory.create(0, 1, lane).unwrap())
+            .collect();
+        for p in &mut players {
+            p.finish();
+        }
+        let spawns = factory.reports()[0].as_ref().unwrap().spawns;
+        assert_eq!(spawns, if round == 1 { 40 } else { 48 }, "round {round}");
+    }
+    drop(factory);
+    let _ = std::fs::remove_dir_all(&out);
+}
