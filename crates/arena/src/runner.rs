@@ -349,15 +349,10 @@ pub(crate) struct Recorder<'a> {
     luck: Option<Luck>,
 }
 
-/// The luck adjustment's state in a block: corrections per seat, adjusted results (milli-chips)
-/// per seat and per bot for the current unit.
+/// The luck adjustment's state in a block: the adjuster, and the adjusted results (milli-chips)
+/// per bot for the current unit.
 struct Luck {
-    adjuster: pitboss_luck::Adjuster,
-    /// The secret seed of the estimator's sampler (see `Adjuster::seed_hand`).
-    side_seed: u64,
-    corrections: Vec<f64>,
-    nets: Vec<i64>,
-    adj_milli: Vec<i64>,
+    hands: pitboss_luck::HandAdjuster,
     unit_adj: Vec<i64>,
 }
 
@@ -374,11 +369,11 @@ impl<'a> Recorder<'a> {
             game: *table.game(),
             unit_net: vec![0i64; n],
             luck: (cfg.luck_adjust == Some(true)).then(|| Luck {
-                adjuster: pitboss_luck::Adjuster::new(table.game(), cfg.luck_model()),
-                side_seed: cfg.deck_key().side_seed(),
-                corrections: vec![0.0; n],
-                nets: vec![0; n],
-                adj_milli: vec![0; n],
+                hands: pitboss_luck::HandAdjuster::new(
+                    pitboss_luck::Adjuster::new(table.game(), cfg.luck_model()),
+                    cfg.deck_key().side_seed(),
+                    n,
+                ),
                 unit_adj: vec![0; n],
             }),
         }
@@ -419,20 +414,16 @@ impl<'a> Recorder<'a> {
             .iter()
             .any(|e| matches!(e, Event::Show { .. } | Event::Muck { .. }));
         if let Some(l) = self.luck.as_mut() {
-            l.adjuster.seed_hand(l.side_seed, s.deal);
-            l.adjuster.hand(n, events, &mut l.corrections);
-            for (v, (_, x)) in l.nets.iter_mut().zip(net) {
-                *v = *x;
-            }
-            pitboss_luck::adjusted_milli(&l.nets, &l.corrections, &mut l.adj_milli);
+            l.hands.hand(s.deal, events, net);
         }
         for &(seat, net) in net {
             let bot = (seat.index() + n - s.rotation) % n;
             self.stats.bots[bot].add_hand(seat, events, net);
             self.unit_net[bot] += net;
             if let Some(l) = self.luck.as_mut() {
-                self.stats.bots[bot].add_adjusted(l.adj_milli[seat.index()]);
-                l.unit_adj[bot] += l.adj_milli[seat.index()];
+                let m = l.hands.last()[seat.index()];
+                self.stats.bots[bot].add_adjusted(m);
+                l.unit_adj[bot] += m;
             }
             if cfg.history {
                 let faults: Vec<&str> = faults
@@ -452,7 +443,7 @@ impl<'a> Recorder<'a> {
                     faults.join(";")
                 );
                 if let Some(l) = &self.luck {
-                    let m = l.adj_milli[seat.index()];
+                    let m = l.hands.last()[seat.index()];
                     let sign = if m < 0 { "-" } else { "" };
                     let _ = write!(
                         self.hands_csv,

@@ -1198,6 +1198,47 @@ impl D27Receiver {
     }
 }
 
+/// An [`Adjuster`] with its buffers, for the callers that adjust hand after hand (a match's
+/// recorder, a tournament unit): one hand's adjusted results from its events and nets.
+pub struct HandAdjuster {
+    adjuster: Adjuster,
+    /// The secret seed of the estimator's sampler (see [`Adjuster::seed_hand`]).
+    side_seed: u64,
+    corrections: Vec<f64>,
+    nets: Vec<i64>,
+    milli: Vec<i64>,
+}
+
+impl HandAdjuster {
+    /// For hands of `seats` seats, the sampler seeded from `side_seed` and each hand's deal.
+    pub fn new(adjuster: Adjuster, side_seed: u64, seats: usize) -> HandAdjuster {
+        HandAdjuster {
+            adjuster,
+            side_seed,
+            corrections: vec![0.0; seats],
+            nets: vec![0; seats],
+            milli: vec![0; seats],
+        }
+    }
+
+    /// The adjusted results of the hand of deal `deal` ([`adjusted_milli`]), by seat.
+    pub fn hand(&mut self, deal: u64, events: &[Event], net: &[(Seat, i64)]) -> &[i64] {
+        let n = self.nets.len();
+        self.adjuster.seed_hand(self.side_seed, deal);
+        self.adjuster.hand(n, events, &mut self.corrections);
+        for (v, (_, x)) in self.nets.iter_mut().zip(net) {
+            *v = *x;
+        }
+        adjusted_milli(&self.nets, &self.corrections, &mut self.milli);
+        &self.milli
+    }
+
+    /// The last hand's adjusted results, by seat.
+    pub fn last(&self) -> &[i64] {
+        &self.milli
+    }
+}
+
 /// Adjusted results in thousandths of a chip, `round(1000 · (net_i − corrections_i))` (integers, so
 /// that sums merge exactly in any order), with the seat of the largest correction absorbing the
 /// rounding: the results still sum to `1000 · Σ net` (zero, chips being conserved).

@@ -267,9 +267,9 @@ pub fn play_unit(
         n,
         luck.map(|name| {
             let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
-            pitboss_luck::Adjuster::new(&preset.game, model)
+            let adjuster = pitboss_luck::Adjuster::new(&preset.game, model);
+            pitboss_luck::HandAdjuster::new(adjuster, key.side_seed(), n)
         }),
-        key.side_seed(),
         spec.deals as usize,
     );
     let range = spec.first_deal * n as u64..(spec.first_deal + spec.deals) * n as u64;
@@ -374,21 +374,12 @@ struct Tally {
     adj: Vec<Vec<i64>>,
     unit_net: Vec<i64>,
     unit_adj: Vec<i64>,
-    adjuster: Option<pitboss_luck::Adjuster>,
-    side_seed: u64,
-    corrections: Vec<f64>,
-    nets: Vec<i64>,
-    milli: Vec<i64>,
+    luck: Option<pitboss_luck::HandAdjuster>,
 }
 
 impl Tally {
-    fn new(
-        n: usize,
-        adjuster: Option<pitboss_luck::Adjuster>,
-        side_seed: u64,
-        deals: usize,
-    ) -> Tally {
-        let adjusted = adjuster.is_some();
+    fn new(n: usize, luck: Option<pitboss_luck::HandAdjuster>, deals: usize) -> Tally {
+        let adjusted = luck.is_some();
         Tally {
             n,
             stats: vec![BotStats::default(); n],
@@ -396,11 +387,7 @@ impl Tally {
             adj: vec![Vec::new(); if adjusted { n } else { 0 }],
             unit_net: vec![0; n],
             unit_adj: vec![0; n],
-            adjuster,
-            side_seed,
-            corrections: vec![0.0; n],
-            nets: vec![0; n],
-            milli: vec![0; n],
+            luck,
         }
     }
 
@@ -414,21 +401,14 @@ impl Tally {
     ) {
         let n = self.n;
         let s = slot(k, n, true);
-        if let Some(a) = self.adjuster.as_mut() {
-            a.seed_hand(self.side_seed, s.deal);
-            a.hand(n, events, &mut self.corrections);
-            for (v, (_, chips)) in self.nets.iter_mut().zip(net) {
-                *v = *chips;
-            }
-            pitboss_luck::adjusted_milli(&self.nets, &self.corrections, &mut self.milli);
-        }
+        let milli = self.luck.as_mut().map(|l| l.hand(s.deal, events, net));
         for &(seat, chips) in net {
             let bot = (seat.index() + n - s.rotation) % n;
             self.stats[bot].add_hand(seat, events, chips);
             self.unit_net[bot] += chips;
-            if self.adjuster.is_some() {
-                self.stats[bot].add_adjusted(self.milli[seat.index()]);
-                self.unit_adj[bot] += self.milli[seat.index()];
+            if let Some(m) = milli {
+                self.stats[bot].add_adjusted(m[seat.index()]);
+                self.unit_adj[bot] += m[seat.index()];
             }
         }
         for f in faults {
