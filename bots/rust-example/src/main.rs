@@ -4,8 +4,9 @@
 //! hands; in stud hi/lo it plays low cards and pairs.
 //!
 //! It is written on the SDK of `pitboss-protocol` (`sdk::run`): the bot is only the [`Bot`]
-//! implementation below. The SDK speaks protocol 1.1 (here 64 tables at once, compact messages: it
-//! keeps the view from the events) and version 1 with an older referee.
+//! implementation below. The SDK speaks protocol 1.2 (here 64 tables at once, terse messages: it
+//! keeps the view from the events; `--compact` asks for compact ones), 1.1 and version 1 with an
+//! older referee.
 
 use pitboss_cards::{Card, Rank};
 use pitboss_protocol::{sdk, ActRequest, Action, Bot, Phase};
@@ -116,6 +117,8 @@ fn main() {
     // of 16 tables). The SDK's default stays 16, because each request's clock starts when it is
     // written and a slow bot answers a batch one request after the other.
     opts.concurrency = 64;
+    // `--compact`: compact messages instead of terse ones (for the bench that compares them).
+    opts.terse = !std::env::args().any(|a| a == "--compact");
     if let Err(e) = sdk::run(&opts, Example::default) {
         eprintln!("rust-example: {e}");
     }

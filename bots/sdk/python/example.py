@@ -61,4 +61,8 @@ class Simple(pb.Bot):
 
 
 if __name__ == "__main__":
-    pb.run(Simple, name="python-sdk-example", games=["triple-draw", "stud-hi-lo"])
+    import sys
+
+    # `--compact`: compact messages instead of terse ones (for the bench that compares them).
+    pb.run(Simple, name="python-sdk-example", games=["triple-draw", "stud-hi-lo"],
+           terse="--compact" not in sys.argv[1:])

@@ -11,7 +11,8 @@ Write only the decision:
     sdk.run(MyBot, name="my-bot")
 
 `run` speaks the protocol of protocol.md on stdin/stdout: it answers the hello (protocol 1.1 with
-`concurrency` tables at once and compact messages when the referee offers it, version 1 otherwise),
+`concurrency` tables at once and compact messages when the referee offers it, terse ones with a
+referee of 1.2, version 1 otherwise),
 creates one bot object per table (so a bot's memory follows the hands of one table in order), keeps
 each table's view from the events (the referee then sends no view), matches replies to requests by
 id, and writes the replies to everything it has read in one flush.
@@ -54,6 +55,22 @@ class Legal:
         self.raise_ = d.get("raise")
         self.bring_in = d.get("bring_in")
         self.discard = d.get("discard")
+
+    @classmethod
+    def parse(cls, text):
+        """The legal actions of a terse `act` (protocol.md §14): `"f c50 r200:200"`. The same few
+        strings come again and again, so their fields are remembered (a fresh object and a fresh
+        `raise_` dict each time all the same)."""
+        p = _LEGAL.get(text)
+        if p is None:
+            p = _legal_fields(text)
+            if len(_LEGAL) >= 4096:
+                _LEGAL.clear()
+            _LEGAL[text] = p
+        self = cls.__new__(cls)
+        self.fold, self.check, self.call, r, self.bring_in, self.discard = p
+        self.raise_ = dict(r) if r else None
+        return self
 
     @property
     def can_raise(self):
@@ -114,24 +131,120 @@ class Bot:
         raise NotImplementedError
 
     def hand_end(self, hand):
-        """`hand` is the hand_end message: the last events and every seat's `net`."""
+        """`hand` is the hand_end message: the last events (always as the JSON objects of
+        protocol.md §5, also when they came terse) and every seat's `net`."""
 
 
 _PUT = frozenset(("blind", "bring_in", "call", "ante"))
+_KIND = {"b": "bet", "r": "raise", "p": "complete"}
+_CARDS = frozenset(r + s for r in RANKS for s in "cdhs")
+_LEGAL = {}
+
+
+def _legal_fields(text):
+    """fold, check, call, raise (a dict or None), bring_in, discard of a terse legal string."""
+    fold = check = False
+    call = raise_ = bring_in = discard = None
+    for t in text.split():
+        k = t[0]
+        if k == "f":
+            fold = True
+        elif k == "x":
+            check = True
+        elif k == "c":
+            call = int(t[1:])
+        elif k == "d":
+            discard = int(t[1:])
+        elif k == "i":
+            bring_in = int(t[1:])
+        else:
+            lo, _, hi = t[1:].partition(":")
+            raise_ = {"kind": _KIND[k], "min_to": int(lo), "max_to": int(hi)}
+    return fold, check, call, raise_, bring_in, discard
+_SHARE = {"w": "whole", "h": "high", "l": "low"}
+
+
+def _amount(text):
+    """`50` or `50!` (all in): the chips and the flag."""
+    if text[-1] == "!":
+        return int(text[:-1]), True
+    return int(text), False
+
+
+def _cards(text):
+    """Cards written one after the other (`7hKd`) as protocol.md writes a card set (`7h Kd`)."""
+    return " ".join(text[i:i + 2] for i in range(0, len(text), 2))
+
+
+def expand_events(text):
+    """The events of a terse token string (protocol.md §14) as the JSON objects of §5."""
+    out = []
+    if not text:
+        return out
+    for t in text.split(" "):
+        k = t[0]
+        if k == "D" or k == "U":
+            out.append({"event": "deal", "seat": int(t[1]), "card": t[2:] or None, "up": k == "U"})
+        elif k == "R":
+            out.append({"event": "round", "round": int(t[1:])})
+        elif k == "C":
+            out.append({"event": "community", "card": t[1:]})
+        elif k == "Z":
+            out.append({"event": "reshuffle", "cards": int(t[1:])})
+        elif k == "f" or k == "x" or k == "M":
+            out.append({"event": {"f": "fold", "x": "check", "M": "muck"}[k], "seat": int(t[1])})
+        elif k == "X":
+            f = t.split(":")
+            out.append({"event": "discard", "seat": int(t[1]), "count": int(f[1]),
+                        "cards": _cards(f[2]) if len(f) > 2 else None})
+        elif k == "W":
+            out.append({"event": "show", "seat": int(t[1]), "cards": _cards(t[3:])})
+        elif k == "$":
+            f = t.split(":")
+            out.append({"event": "award", "seat": int(t[1]), "pot": int(f[1]),
+                        "share": _SHARE[f[2]], "amount": int(f[3])})
+        elif k == "E":
+            out.append({"event": "penalty", "seat": int(t[1]), "fault": t[3:]})
+        elif k == "T":
+            out.append({"event": "return", "seat": int(t[1]), "amount": int(t[3:])})
+        else:
+            amount, all_in = _amount(t[3:])
+            seat = int(t[1])
+            if k in _KIND:
+                out.append({"event": "raise", "seat": seat, "kind": _KIND[k], "to": amount,
+                            "all_in": all_in})
+            elif k == "S" or k == "B":
+                out.append({"event": "blind", "seat": seat,
+                            "blind": "small" if k == "S" else "big", "amount": amount,
+                            "all_in": all_in})
+            else:
+                name = {"c": "call", "A": "ante", "I": "bring_in"}[k]
+                out.append({"event": name, "seat": seat, "amount": amount, "all_in": all_in})
+    return out
 
 
 class _Table:
-    __slots__ = ("bot", "view", "start", "discarded", "draw_game")
+    """One table's bot and the view kept from the events. Bets, contributions and the pot are
+    kept in plain lists and written into the view's dicts when a decision needs it."""
+
+    __slots__ = ("bot", "view", "start", "discarded", "draw_game", "bet", "contrib", "pot",
+                 "me", "hooked")
 
     def __init__(self, bot):
         self.bot = bot
         self.view = None
+        # Whether the bot overrides hand_end (then terse events are expanded for it).
+        self.hooked = type(bot).hand_end is not Bot.hand_end
 
     def hand_start(self, h, draw_game):
         n = h["seats"]
         self.draw_game = draw_game
         self.start = list(h["stacks"])
         self.discarded = [[0, 0, 0] for _ in range(n)]
+        self.bet = [0] * n
+        self.contrib = [0] * n
+        self.pot = 0
+        self.me = h["seat"]
         self.view = {
             "seat": h["seat"], "round": 0, "phase": "bet", "button": h["button"], "pot": 0,
             "cards": [], "board": None,
@@ -143,9 +256,12 @@ class _Table:
         }
 
     def apply(self, events):
+        """Events as JSON objects (full and compact messages)."""
         v = self.view
         seats = v["seats"]
-        me = v["seat"]
+        bet = self.bet
+        contrib = self.contrib
+        me = self.me
         for e in events:
             k = e["event"]
             # Most frequent first: a hand of triple draw deals ten cards and bets a few times.
@@ -156,21 +272,21 @@ class _Table:
                     elif e["seat"] == me:
                         v["cards"].append(e["card"])
             elif k in _PUT:
-                st = seats[e["seat"]]
-                st["contributed"] += e["amount"]
-                v["pot"] += e["amount"]
+                s = e["seat"]
+                contrib[s] += e["amount"]
+                self.pot += e["amount"]
                 if k != "ante":
-                    st["bet"] += e["amount"]
+                    bet[s] += e["amount"]
             elif k == "raise":
-                st = seats[e["seat"]]
-                add = e["to"] - st["bet"]
-                st["bet"] = e["to"]
-                st["contributed"] += add
-                v["pot"] += add
+                s = e["seat"]
+                add = e["to"] - bet[s]
+                bet[s] = e["to"]
+                contrib[s] += add
+                self.pot += add
             elif k == "round":
                 v["round"] = e["round"]
-                for st in seats:
-                    st["bet"] = 0
+                for i in range(len(bet)):
+                    bet[i] = 0
             elif k == "fold":
                 seats[e["seat"]]["folded"] = True
             elif k == "discard":
@@ -181,17 +297,78 @@ class _Table:
             elif k == "community":
                 v["board"] = e["card"]
             elif k == "return":
-                st = seats[e["seat"]]
-                st["bet"] -= e["amount"]
-                st["contributed"] -= e["amount"]
-                v["pot"] -= e["amount"]
+                s = e["seat"]
+                bet[s] -= e["amount"]
+                contrib[s] -= e["amount"]
+                self.pot -= e["amount"]
+
+    def apply_terse(self, text):
+        """Events as a terse token string (protocol.md §14): one split, a letter per token."""
+        if not text:
+            return
+        v = self.view
+        bet = self.bet
+        contrib = self.contrib
+        for t in text.split(" "):
+            k = t[0]
+            if k == "D":
+                # A face-down card shown with its value is always yours.
+                if len(t) > 2:
+                    v["cards"].append(t[2:])
+            elif k == "x":
+                pass
+            elif k in "cSBIA":
+                a = t[3:]
+                if a[-1] == "!":
+                    a = a[:-1]
+                a = int(a)
+                s = int(t[1])
+                contrib[s] += a
+                self.pot += a
+                if k != "A":
+                    bet[s] += a
+            elif k in "brp":
+                to = t[3:]
+                if to[-1] == "!":
+                    to = to[:-1]
+                to = int(to)
+                s = int(t[1])
+                add = to - bet[s]
+                bet[s] = to
+                contrib[s] += add
+                self.pot += add
+            elif k == "R":
+                v["round"] = int(t[1:])
+                for i in range(len(bet)):
+                    bet[i] = 0
+            elif k == "X":
+                self.discarded[int(t[1])][min(v["round"], 2)] = int(t[3:].partition(":")[0])
+                gone = t[3:].partition(":")[2]
+                if gone:
+                    gone = {gone[i:i + 2] for i in range(0, len(gone), 2)}
+                    v["cards"] = [c for c in v["cards"] if c not in gone]
+            elif k == "U":
+                v["seats"][int(t[1])]["up"].append(t[2:])
+            elif k == "f":
+                v["seats"][int(t[1])]["folded"] = True
+            elif k == "C":
+                v["board"] = t[1:]
+            elif k == "T":
+                s = int(t[1])
+                a = int(t[3:])
+                bet[s] -= a
+                contrib[s] -= a
+                self.pot -= a
 
     def current(self, legal):
         v = self.view
-        v["phase"] = "draw" if legal.get("discard") is not None else "bet"
+        v["phase"] = "draw" if legal.discard is not None else "bet"
+        v["pot"] = self.pot
         done = min(v["round"], 3) if self.draw_game else 0
         for i, st in enumerate(v["seats"]):
-            st["stack"] = self.start[i] - st["contributed"]
+            st["bet"] = self.bet[i]
+            st["contributed"] = self.contrib[i]
+            st["stack"] = self.start[i] - self.contrib[i]
             st["draws"] = self.discarded[i][:done]
         return v
 
@@ -217,18 +394,22 @@ def _reply(rid, action, dumps=json.dumps):
             return head + ',"action":{"type":"raise","to":%d}}\n' % action["to"]
         if n == 2 and kind == "discard" and type(action.get("cards")) is list:
             cards = action["cards"]
-            if all(type(c) is str and len(c) == 2 and c.isalnum() for c in cards):
-                return head + ',"action":{"type":"discard","cards":[%s]}}\n' % ",".join(
-                    '"%s"' % c for c in cards)
+            # Written by hand only when every item is a card string (nothing to escape).
+            if all(type(c) is str for c in cards) and _CARDS.issuperset(cards):
+                return head + ',"action":{"type":"discard","cards":[%s]}}\n' % (
+                    '"' + '","'.join(cards) + '"' if cards else "")
     return head + ',"action":%s}\n' % dumps(action, separators=(",", ":"))
 
 
-def run(bot_class, name, version=None, games=None, concurrency=16, compact=True, verify=False):
+def run(bot_class, name, version=None, games=None, concurrency=16, compact=True, verify=False,
+        terse=True):
     """Plays until match_end or the end of input. `bot_class()` makes the bot of each table.
 
-    With `compact=False` the referee sends the view in every request; `verify=True` then checks
-    that the view kept from the events is the same, and stops with an error if not (a test of this
-    SDK).
+    With `compact` (the default) the referee sends no view (the SDK keeps it from the events), and
+    with `terse` (the default; a referee of protocol 1.2) the events and legal actions come as
+    token strings, several times cheaper to read here than JSON objects. With `compact=False` the
+    referee sends the view in every request; `verify=True` then checks that the view kept from the
+    events is the same, and stops with an error if not (a test of this SDK).
 
     Speed: input is read in large chunks and decoded once per chunk; each line goes straight to
     the C scanner of the json module (`json.loads` adds an encoding check and a regex per line);
@@ -265,14 +446,19 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
             kind = msg["type"]
             if kind == "act":
                 t = tables[msg.get("table", 0)]
-                legal = msg["legal"]
-                t.apply(msg["events"])
+                events = msg["events"]
+                if type(events) is str:
+                    t.apply_terse(events)
+                    legal = Legal.parse(msg["legal"])
+                else:
+                    t.apply(events)
+                    legal = Legal(msg["legal"])
                 view = msg.get("view")
                 if view is None:
                     view = t.current(legal)
                 elif verify and t.current(legal) != view:
                     raise AssertionError("view kept %r != sent %r" % (t.view, view))
-                replies.append(_reply(msg["id"], t.bot.act(view, Legal(legal))))
+                replies.append(_reply(msg["id"], t.bot.act(view, legal)))
             elif kind == "hand_start":
                 key = msg.get("table", 0)
                 t = tables.get(key)
@@ -284,18 +470,24 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
                 t.bot.hand_start(msg)
             elif kind == "hand_end":
                 t = tables.get(msg.get("table", 0))
-                if t is not None:
-                    t.apply(msg["events"])
+                # Nobody reads the last events of a hand unless the bot has a hand_end hook.
+                if t is not None and t.hooked:
+                    if type(msg["events"]) is str:
+                        t.apply_terse(msg["events"])
+                        msg["events"] = expand_events(msg["events"])
+                    else:
+                        t.apply(msg["events"])
                     t.bot.hand_end(msg)
             elif kind == "hello":
                 hello = {"type": "hello", "id": msg["id"], "protocol": PROTOCOL, "name": name,
                          "games": games or []}
                 if version:
                     hello["version"] = version
-                if msg.get("minor", 0) >= 1:
+                minor = msg.get("minor", 0)
+                if minor >= 1:
                     hello["concurrency"] = max(1, concurrency)
                     if compact:
-                        hello["messages"] = "compact"
+                        hello["messages"] = "terse" if terse and minor >= 2 else "compact"
                 replies.append(json.dumps(hello) + "\n")
             elif kind == "match_start":
                 match = msg

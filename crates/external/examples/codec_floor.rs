@@ -11,15 +11,20 @@
 //! beyond them (the referee's rules and statistics, system calls, wake-ups) can be told apart.
 //!
 //! ```text
-//! cargo run --release -p pitboss-external --example codec_floor -- TRANSCRIPT [REPEAT]
+//! cargo run --release -p pitboss-external --example codec_floor -- TRANSCRIPT [REPEAT] [STYLE]
 //! ```
+//!
+//! STYLE `compact` or `terse` writes the transcript's messages again in that style (the bot's
+//! side then reads those bytes), so that one transcript compares the two; without it the lines
+//! are used as they are.
 
 use std::time::Instant;
 
 use pitboss_protocol::encode::{ActLine, HandEndLine, HandStartLine};
 use pitboss_protocol::{sdk, ActRequest, Action, Bot, HandEnd, HandStart};
 
-#[derive(serde::Deserialize)]
+/// An `act` of the transcript; `terse` when its events and legal actions were token strings
+/// (protocol 1.2), which the referee side then writes again.
 struct ActIn {
     id: u64,
     table: Option<u32>,
@@ -27,6 +32,50 @@ struct ActIn {
     events: Vec<pitboss_protocol::Event>,
     legal: pitboss_protocol::LegalActions,
     clock: pitboss_protocol::Clock,
+    terse: bool,
+}
+
+fn act_in(v: &serde_json::Value) -> ActIn {
+    use pitboss_protocol::terse;
+    let terse = v["events"].is_string();
+    let (events, legal) = if terse {
+        let mut events = Vec::new();
+        terse::parse_events(v["events"].as_str().unwrap(), &mut events).expect("events");
+        let legal = terse::parse_legal(v["legal"].as_str().expect("legal")).expect("legal");
+        (events, legal)
+    } else {
+        (
+            serde_json::from_value(v["events"].clone()).expect("events"),
+            serde_json::from_value(v["legal"].clone()).expect("legal"),
+        )
+    };
+    ActIn {
+        id: v["id"].as_u64().expect("id"),
+        table: v["table"].as_u64().map(|t| t as u32),
+        hand: v["hand"].as_u64().expect("hand"),
+        events,
+        legal,
+        clock: serde_json::from_value(v["clock"].clone()).expect("clock"),
+        terse,
+    }
+}
+
+/// A `hand_end` of the transcript, terse or not.
+fn hand_end_in(v: &serde_json::Value) -> (HandEnd, bool) {
+    let terse = v["events"].is_string();
+    let mut events = Vec::new();
+    if terse {
+        pitboss_protocol::terse::parse_events(v["events"].as_str().unwrap(), &mut events)
+            .expect("events");
+    } else {
+        events = serde_json::from_value(v["events"].clone()).expect("events");
+    }
+    let h = HandEnd {
+        hand: v["hand"].as_u64().expect("hand"),
+        events,
+        net: serde_json::from_value(v["net"].clone()).expect("net"),
+    };
+    (h, terse)
 }
 
 #[derive(serde::Deserialize)]
@@ -37,7 +86,37 @@ struct TableOf {
 enum Out {
     Act(ActIn),
     Start(Option<u32>, HandStart),
-    End(Option<u32>, HandEnd),
+    End(Option<u32>, HandEnd, bool),
+    /// `hello`, `match_start`, `match_end`: passed on as they are.
+    Raw(Vec<u8>),
+}
+
+/// Appends the line of `o` (terse or not as it says).
+fn write(o: &Out, buf: &mut Vec<u8>) {
+    match o {
+        Out::Act(a) => ActLine {
+            id: a.id,
+            table: a.table,
+            hand: a.hand,
+            events: &a.events,
+            view: None,
+            legal: &a.legal,
+            clock: a.clock,
+            terse: a.terse,
+        }
+        .write(buf),
+        Out::Start(table, h) => HandStartLine { table: *table, h }.write(buf),
+        Out::End(table, h, terse) => HandEndLine {
+            table: *table,
+            h,
+            terse: *terse,
+        }
+        .write(buf),
+        Out::Raw(line) => {
+            buf.extend_from_slice(line);
+            buf.push(b'\n');
+        }
+    }
 }
 
 struct Passive;
@@ -51,6 +130,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("TRANSCRIPT");
     let repeat: u32 = args.next().map_or(5, |r| r.parse().expect("REPEAT"));
+    let style: Option<bool> = args.next().map(|s| match s.as_str() {
+        "terse" => true,
+        "compact" => false,
+        other => panic!("STYLE is compact or terse, not {other:?}"),
+    });
     let text = std::fs::read_to_string(&path).expect("transcript");
     let mut to_bot = Vec::new();
     let mut replies = Vec::new();
@@ -60,26 +144,36 @@ fn main() {
         let (_, dir, line) = (parts.next(), parts.next(), parts.next().unwrap_or(""));
         match dir {
             Some(">") => {
-                to_bot.extend_from_slice(line.as_bytes());
-                to_bot.push(b'\n');
                 let v: serde_json::Value = serde_json::from_str(line).expect("json");
                 let table = serde_json::from_str::<TableOf>(line).expect("json").table;
                 match v["type"].as_str() {
-                    Some("act") => outs.push(Out::Act(serde_json::from_str(line).expect("act"))),
+                    Some("act") => outs.push(Out::Act(act_in(&v))),
                     Some("hand_start") => outs.push(Out::Start(
                         table,
                         serde_json::from_value(v).expect("hand_start"),
                     )),
-                    Some("hand_end") => outs.push(Out::End(
-                        table,
-                        serde_json::from_value(v).expect("hand_end"),
-                    )),
-                    _ => {}
+                    Some("hand_end") => {
+                        let (h, terse) = hand_end_in(&v);
+                        outs.push(Out::End(table, h, terse));
+                    }
+                    _ => outs.push(Out::Raw(line.as_bytes().to_vec())),
                 }
             }
             Some("<") if line.contains("\"action\"") => replies.push(line.as_bytes().to_vec()),
             _ => {}
         }
+    }
+    if let Some(terse) = style {
+        for o in &mut outs {
+            match o {
+                Out::Act(a) => a.terse = terse,
+                Out::End(_, _, t) => *t = terse,
+                _ => {}
+            }
+        }
+    }
+    for o in &outs {
+        write(o, &mut to_bot);
     }
     let decisions = outs.iter().filter(|o| matches!(o, Out::Act(_))).count() as f64;
     assert!(decisions > 0.0, "no act request in {path}");
@@ -89,19 +183,8 @@ fn main() {
         let t = Instant::now();
         buf.clear();
         for o in &outs {
-            match o {
-                Out::Act(a) => ActLine {
-                    id: a.id,
-                    table: a.table,
-                    hand: a.hand,
-                    events: &a.events,
-                    view: None,
-                    legal: &a.legal,
-                    clock: a.clock,
-                }
-                .write(&mut buf),
-                Out::Start(table, h) => HandStartLine { table: *table, h }.write(&mut buf),
-                Out::End(table, h) => HandEndLine { table: *table, h }.write(&mut buf),
+            if !matches!(o, Out::Raw(_)) {
+                write(o, &mut buf);
             }
             if buf.len() > 1 << 19 {
                 buf.clear();

@@ -1,11 +1,12 @@
 //! Speed of external bots: the Rust example bot against itself, heads-up 2-7 triple draw fixed
 //! limit, on 1 and 2 worker threads, as a version 1 bot on the raw protocol
 //! (`pitboss-example-raw`: one table per process, full messages) and on the SDK
-//! (`pitboss-example-bot`: protocol 1.1, 64 tables per process, compact messages; once more with
-//! the luck adjustment on, as `pitboss match` plays an external bot by default), next to the
-//! bare pipe rates of a tiny JSON line through a `cat` child measured in the same run: one line
-//! in flight (round trips), and 16 in flight (pipelined: 16 lines written at once, then read
-//! back).
+//! (`pitboss-example-bot`: 64 tables per process, compact messages of protocol 1.1, then terse
+//! ones of 1.2; once more with the luck adjustment on, as `pitboss match` plays an external bot
+//! by default); then the Python SDK example (`bots/sdk/python/example.py`, 16 tables, compact
+//! then terse) against the built-in `call`; next to the bare pipe rates of a tiny JSON line
+//! through a `cat` child measured in the same run: one line in flight (round trips), and 16 in
+//! flight (pipelined: 16 lines written at once, then read back).
 //!
 //! ```text
 //! cargo build --release -p pitboss-example-bot
@@ -106,14 +107,32 @@ fn main() {
     println!("bare pipe, 16 lines in flight (pipelined), median of 3: {piped:.0} lines/s");
     // The third pair: the SDK bot as `pitboss match` plays it by default with an external bot,
     // with the luck adjustment on (the other rows measure the protocol alone).
-    for (label, name, luck) in [
-        ("v1 raw", "pitboss-example-raw", false),
-        ("1.1 SDK", "pitboss-example-bot", false),
-        ("1.1 SDK, luck adjustment on", "pitboss-example-bot", true),
+    let python = format!(
+        "exec:python3 {}/../../bots/sdk/python/example.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let rust = |args: &str| format!("{}{args}", bin("pitboss-example-bot"));
+    for (label, bot, against_call, luck) in [
+        ("v1 raw", bin("pitboss-example-raw"), false, false),
+        ("1.1 SDK compact", rust(" --compact"), false, false),
+        ("1.2 SDK terse", rust(""), false, false),
+        ("1.2 SDK terse, luck adjustment on", rust(""), false, true),
+        (
+            "Python SDK compact vs call",
+            format!("{python} --compact"),
+            true,
+            false,
+        ),
+        ("Python SDK terse vs call", python.clone(), true, false),
     ] {
         for threads in [1usize, 2] {
             let out = std::env::temp_dir().join(format!("pitboss-bench-{}", std::process::id()));
-            let bots = vec![bin(name), bin(name)];
+            let other = if against_call {
+                "call".into()
+            } else {
+                bot.clone()
+            };
+            let bots = vec![bot.clone(), other];
             let cfg = MatchConfig::from_file(
                 MatchFile {
                     game: Some("27td-fl".into()),
@@ -133,7 +152,7 @@ fn main() {
                 out: out.clone(),
                 ..ExternalOptions::default()
             };
-            let factory = ExternalFactory::new(&bots, |_, _| None, &opts).expect("bots");
+            let factory = ExternalFactory::new(&bots, pitboss_bots::builtin, &opts).expect("bots");
             let t = Instant::now();
             let res = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
             let secs = t.elapsed().as_secs_f64();

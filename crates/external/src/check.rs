@@ -124,7 +124,11 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
                 if let Some(c) = r.concurrency {
                     rep.say(format!(
                         "protocol 1.1: concurrency {c}, {} messages",
-                        if r.compact { "compact" } else { "full" }
+                        match (r.terse, r.compact) {
+                            (true, _) => "terse",
+                            (false, true) => "compact",
+                            (false, false) => "full",
+                        }
                     ));
                 }
                 Some(r)

@@ -357,6 +357,7 @@ impl MultiProcess for Mux {
                 decision_ms: self.shared.decision_ms,
                 bank_ms: bank,
             },
+            terse: s.terse,
         };
         s.queue_with(|buf| out.write(buf));
         let now = Instant::now();
@@ -387,10 +388,12 @@ impl MultiProcess for Mux {
                 rep.ended_while_waiting += 1;
             }
         }
+        let terse = self.session.as_ref().is_some_and(|s| s.terse);
         self.queue_with(|buf| {
             HandEndOut {
                 table: Some(table),
                 h,
+                terse,
             }
             .write(buf)
         });

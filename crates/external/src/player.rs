@@ -103,6 +103,8 @@ pub struct Report {
     /// Protocol 1.1: the concurrency and message style of the bot's hello.
     pub concurrency: Option<u32>,
     pub compact: bool,
+    /// Protocol 1.2 terse messages (then `compact` too).
+    pub terse: bool,
     /// Protocol 1.1, several tables in flight: the most requests pending at once on a process,
     /// replies that came before the reply to an older pending request, and hands that ended
     /// while another table of the process waited for a reply.
@@ -236,6 +238,7 @@ impl Shared {
             r.games.clone_from(&s.games);
             r.concurrency = s.concurrency;
             r.compact = s.compact;
+            r.terse = s.terse;
         }
         Ok(s)
     }
@@ -460,6 +463,7 @@ impl Player for ExternalPlayer {
                 decision_ms: self.shared.decision_ms,
                 bank_ms: bank,
             },
+            terse: s.terse,
         };
         self.buf.clear();
         out.write(&mut self.buf);
@@ -515,7 +519,8 @@ impl Player for ExternalPlayer {
             return Ok(());
         }
         let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
-        self.send_with(|buf| HandEndOut { table, h }.write(buf))
+        let terse = self.session.as_ref().is_some_and(|s| s.terse);
+        self.send_with(|buf| HandEndOut { table, h, terse }.write(buf))
     }
 
     fn forfeited(&self) -> bool {

@@ -536,6 +536,8 @@ pub struct Session {
     pub concurrency: Option<u32>,
     /// Protocol 1.1: `act` requests without the view.
     pub compact: bool,
+    /// Protocol 1.2: compact, with events and legal actions as token strings.
+    pub terse: bool,
     /// Whether the match start has been sent to this process.
     pub started: bool,
     pub pid: u32,
@@ -648,6 +650,7 @@ impl Session {
             games: Vec::new(),
             concurrency: None,
             compact: false,
+            terse: false,
             started: false,
             pid,
             closed: false,
@@ -656,7 +659,7 @@ impl Session {
         let hello = pitboss_protocol::ToBot::Hello(Hello {
             id,
             protocol: PROTOCOL_VERSION,
-            minor: 1,
+            minor: 2,
             referee: format!("pitboss {}", env!("CARGO_PKG_VERSION")),
         });
         let mut line = serde_json::to_vec(&hello).expect("serializes");
@@ -672,7 +675,8 @@ impl Session {
                 s.name = h.name;
                 s.games = h.games;
                 s.concurrency = h.concurrency.map(|c| c.min(MAX_CONCURRENCY));
-                s.compact = h.messages == Some(Messages::Compact);
+                s.compact = matches!(h.messages, Some(Messages::Compact | Messages::Terse));
+                s.terse = h.messages == Some(Messages::Terse);
                 Ok(())
             }
             Ok(Some((FromBot::Hello(h), _))) => Err(hs(format!(

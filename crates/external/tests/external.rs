@@ -752,6 +752,104 @@ fn the_python_sdk_keeps_the_referees_view_from_the_events() {
     }
 }
 
+/// The Python SDK with terse messages (protocol 1.2) plays exactly the hands it plays with compact
+/// ones, for the same seed, in both games and betting structures; with terse messages every view it
+/// keeps from the tokens equals the view of the same events expanded into JSON objects (the
+/// fixture checks each decision), and the compact path is checked against the referee's views by
+/// the test above.
+#[test]
+fn the_python_sdk_plays_the_same_hands_with_terse_messages() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python/pitboss_sdk.py");
+    let sdk = sdk.canonicalize().unwrap();
+    for game in ["27td-fl", "27td-nl", "stud8-fl", "stud8-pl"] {
+        let bot = |style: &str| format!("{} {} {style}", fixture("sdk_terse.py"), sdk.display());
+        let terse = match_with(
+            &format!("terse-{game}"),
+            game,
+            &bot("terse"),
+            300,
+            generous(),
+            true,
+        );
+        let compact = match_with(
+            &format!("compact-{game}"),
+            game,
+            &bot("compact"),
+            300,
+            generous(),
+            true,
+        );
+        for (run, is_terse) in [(&terse, true), (&compact, false)] {
+            assert_eq!(
+                run.total_faults(),
+                0,
+                "{game}: {:?} {}",
+                run.report(),
+                run.log()
+            );
+            assert_eq!(run.report().terse, is_terse, "{game}");
+            assert!(run.report().compact, "{game}");
+        }
+        assert_eq!(
+            hands_without_names(&terse),
+            hands_without_names(&compact),
+            "{game}"
+        );
+        let transcript = std::fs::read_dir(terse.out.join("transcripts"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect::<String>();
+        assert!(transcript.contains(r#""messages": "terse""#), "{game}");
+        assert!(
+            transcript.contains(r#","events":""#) && !transcript.contains(r#","events":["#),
+            "{game}: terse events"
+        );
+    }
+}
+
+/// The Python SDK's `expand_events` turns terse tokens into exactly the JSON objects the referee
+/// writes for the same events (every kind of token, both flags).
+#[test]
+fn the_python_sdk_expands_terse_events_into_the_referees_json() {
+    let tokens = "D0Qd D1 U3Kc U2Ah R0 S0:50 B1:100! c0:50 c1:7! x1 b0:200 r1:400! p2:20 \
+                  I3:5 I4:9! A4:10 A5:3! f1 X0:2:7hKd X0:0: X1:3 Z9 T1:100 W0:2c3c4s5h8h M1 \
+                  $0:1:l:300 $1:0:w:7 $2:0:h:8 C7h E1:timeout";
+    let mut events = Vec::new();
+    pitboss_protocol::terse::parse_events(tokens, &mut events).unwrap();
+    let mut json = Vec::new();
+    for e in &events {
+        if !json.is_empty() {
+            json.push(b',');
+        }
+        pitboss_protocol::encode::event(&mut json, e);
+    }
+    let json = format!("[{}]", String::from_utf8(json).unwrap());
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python");
+    let script = format!(
+        "import json, sys; sys.path.insert(0, {:?}); import pitboss_sdk as pb\n\
+         got = pb.expand_events({tokens:?}); want = json.loads({json:?})\n\
+         assert got == want, (got, want)\n\
+         assert pb.expand_events('') == []\n\
+         print(len(got))",
+        sdk.display().to_string()
+    );
+    let out = std::process::Command::new(python())
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        events.len().to_string()
+    );
+}
+
 /// A match of `bots` with `threads` workers, duplicate or not.
 fn match_of(name: &str, bots: &[String], threads: usize, duplicate: bool) -> Run {
     let out = tmp(name);

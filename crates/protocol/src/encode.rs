@@ -25,6 +25,10 @@ pub struct ActLine<'a> {
     pub view: Option<&'a SeatView>,
     pub legal: &'a LegalActions,
     pub clock: Clock,
+    /// Protocol 1.2 terse messages: `events` and `legal` as token strings ([`crate::terse`]).
+    /// Only [`ActLine::write`] writes them; serde writes the JSON form.
+    #[serde(skip)]
+    pub terse: bool,
 }
 
 /// `hand_start` as sent, with the table in protocol 1.1.
@@ -45,6 +49,9 @@ pub struct HandEndLine<'a> {
     pub table: Option<u32>,
     #[serde(flatten)]
     pub h: &'a HandEnd,
+    /// Protocol 1.2 terse messages: `events` as a token string ([`crate::terse`]).
+    #[serde(skip)]
+    pub terse: bool,
 }
 
 /// Appends the decimal digits of `v` (`itoa`: two digits per step from a table; a digit at a
@@ -411,13 +418,21 @@ impl ActLine<'_> {
         out.extend_from_slice(b",\"hand\":");
         uint(out, self.hand);
         out.extend_from_slice(b",\"events\":");
-        events(out, self.events);
+        if self.terse {
+            crate::terse::write_events(out, self.events);
+        } else {
+            events(out, self.events);
+        }
         if let Some(v) = self.view {
             out.extend_from_slice(b",\"view\":");
             view(out, v);
         }
         out.extend_from_slice(b",\"legal\":");
-        legal(out, self.legal);
+        if self.terse {
+            crate::terse::write_legal(out, self.legal);
+        } else {
+            legal(out, self.legal);
+        }
         out.extend_from_slice(b",\"clock\":{\"decision_ms\":");
         uint(out, self.clock.decision_ms);
         out.extend_from_slice(b",\"bank_ms\":");
@@ -458,7 +473,11 @@ impl HandEndLine<'_> {
         out.extend_from_slice(b",\"hand\":");
         uint(out, self.h.hand);
         out.extend_from_slice(b",\"events\":");
-        events(out, &self.h.events);
+        if self.terse {
+            crate::terse::write_events(out, &self.h.events);
+        } else {
+            events(out, &self.h.events);
+        }
         out.extend_from_slice(b",\"net\":[");
         for (i, v) in self.h.net.iter().enumerate() {
             if i > 0 {
@@ -669,6 +688,7 @@ pub(crate) mod tests {
                                 decision_ms: 1000,
                                 bank_ms: 0,
                             },
+                            terse: false,
                         };
                         let mut out = Vec::new();
                         line.write(&mut out);
@@ -698,7 +718,11 @@ pub(crate) mod tests {
                     events: events.clone(),
                     net,
                 };
-                let line = HandEndLine { table, h: &h };
+                let line = HandEndLine {
+                    table,
+                    h: &h,
+                    terse: false,
+                };
                 let mut out = Vec::new();
                 line.write(&mut out);
                 assert_eq!(

@@ -11,6 +11,7 @@ pub mod encode;
 mod messages;
 mod scan;
 pub mod sdk;
+pub mod terse;
 mod wire;
 
 pub use bot::Bot;

@@ -64,7 +64,8 @@ pub struct HelloReply {
     /// hand-scoped message carries a `table` id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<u32>,
-    /// Protocol 1.1: `full` (default) or `compact` (`act` without the `view`).
+    /// Protocol 1.1: `full` (default) or `compact` (`act` without the `view`); 1.2: `terse`
+    /// (compact, events and legal actions as token strings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messages: Option<Messages>,
 }
@@ -78,6 +79,10 @@ pub enum Messages {
     Full,
     /// The new events and the legal actions; the bot keeps the view from the events.
     Compact,
+    /// Protocol 1.2: as compact, with the events and the legal actions as strings of short
+    /// tokens ([`crate::terse`]), which interpreted bots read several times faster than JSON
+    /// objects.
+    Terse,
 }
 
 /// The game being played.

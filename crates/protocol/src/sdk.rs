@@ -43,10 +43,13 @@ pub struct Options {
     pub concurrency: u32,
     /// Ask for compact `act` requests (no view: the SDK keeps it from the events).
     pub compact: bool,
+    /// With `compact`, ask for terse messages when the referee offers protocol 1.2 (events and
+    /// legal actions as token strings: fewer bytes to write and to read).
+    pub terse: bool,
 }
 
 impl Options {
-    /// Both games, 16 tables at once, compact messages.
+    /// Both games, 16 tables at once, terse messages (compact with a 1.1 referee).
     pub fn new(name: &str) -> Options {
         Options {
             name: name.into(),
@@ -54,6 +57,7 @@ impl Options {
             games: Vec::new(),
             concurrency: 16,
             compact: true,
+            terse: true,
         }
     }
 }
@@ -255,9 +259,39 @@ enum CardsIn {
     Reshuffled(u8),
 }
 
+/// Events as JSON objects, or (terse messages) as one token string.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EventsIn<'a> {
+    Terse(String),
+    #[serde(borrow)]
+    Json(Vec<EventIn<'a>>),
+}
+
+/// Legal actions as a JSON object, or (terse messages) as a token string.
+fn legal_in<'de, D: serde::Deserializer<'de>>(d: D) -> Result<LegalActions, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum LegalIn {
+        Terse(String),
+        Json(LegalActions),
+    }
+    match LegalIn::deserialize(d)? {
+        LegalIn::Terse(s) => crate::terse::parse_legal(&s).map_err(serde::de::Error::custom),
+        LegalIn::Json(l) => Ok(l),
+    }
+}
+
 fn events_in<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Event>, D::Error> {
     use serde::de::Error;
-    let raw = <Vec<EventIn<'de>>>::deserialize(d)?;
+    let raw = match EventsIn::deserialize(d)? {
+        EventsIn::Terse(s) => {
+            let mut v = Vec::new();
+            crate::terse::parse_events(&s, &mut v).map_err(D::Error::custom)?;
+            return Ok(v);
+        }
+        EventsIn::Json(raw) => raw,
+    };
     raw.into_iter()
         .map(|e| {
             let set = |c: &Option<CardsIn>| match c {
@@ -552,6 +586,19 @@ fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
     })
 }
 
+/// A terse token string: its text between the quotes (no escapes: else serde reads the line).
+fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a str> {
+    p.lit(b"\"")?;
+    let rest = &p.b[p.i..];
+    let n = memchr::memchr(b'"', rest)?;
+    let text = &rest[..n];
+    if text.contains(&b'\\') {
+        return None;
+    }
+    p.i += n + 1;
+    std::str::from_utf8(text).ok()
+}
+
 /// A compact `act` (no view) in the referee's exact form, its events into `events` (cleared
 /// first); `None` for any other line (then serde reads it).
 fn fast_act(line: &[u8], mut events: Vec<Event>) -> Option<ActIn> {
@@ -563,9 +610,18 @@ fn fast_act(line: &[u8], mut events: Vec<Event>) -> Option<ActIn> {
     let hand = p.uint()?;
     p.lit(b",\"events\":")?;
     events.clear();
-    p.array(&mut events, fast_event)?;
+    let terse = p.b.get(p.i) == Some(&b'"');
+    if terse {
+        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+    } else {
+        p.array(&mut events, fast_event)?;
+    }
     p.lit(b",\"legal\":")?;
-    let legal = fast_legal(&mut p)?;
+    let legal = if terse {
+        crate::terse::parse_legal(fast_terse(&mut p)?).ok()?
+    } else {
+        fast_legal(&mut p)?
+    };
     p.lit(b",\"clock\":{\"decision_ms\":")?;
     let decision_ms = p.uint()?;
     p.lit(b",\"bank_ms\":")?;
@@ -621,7 +677,11 @@ fn fast_hand_end(line: &[u8]) -> Option<HandEndIn> {
     let hand = p.uint()?;
     p.lit(b",\"events\":")?;
     let mut events = Vec::new();
-    p.array(&mut events, fast_event)?;
+    if p.b.get(p.i) == Some(&b'"') {
+        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+    } else {
+        p.array(&mut events, fast_event)?;
+    }
     p.lit(b",\"net\":")?;
     let mut net = Vec::new();
     p.array(&mut net, Cursor::int)?;
@@ -680,6 +740,7 @@ struct ActIn {
     events: Vec<Event>,
     #[serde(default)]
     view: Option<SeatView>,
+    #[serde(deserialize_with = "legal_in")]
     legal: LegalActions,
     clock: Clock,
 }
@@ -786,6 +847,11 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
         match msg {
             In::Hello(h) => {
                 let v11 = h.minor >= 1;
+                let style = if h.minor >= 2 && opts.terse {
+                    Messages::Terse
+                } else {
+                    Messages::Compact
+                };
                 let reply = crate::messages::FromBot::Hello(HelloReply {
                     id: h.id,
                     protocol: PROTOCOL_VERSION,
@@ -793,7 +859,7 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
                     version: opts.version.clone(),
                     games: opts.games.clone(),
                     concurrency: v11.then_some(opts.concurrency.max(1)),
-                    messages: (v11 && opts.compact).then_some(Messages::Compact),
+                    messages: (v11 && opts.compact).then_some(style),
                 });
                 serde_json::to_writer(&mut out, &reply)?;
                 out.write_all(b"\n")?;
@@ -1006,7 +1072,18 @@ mod tests {
                 discard: Some(5),
             },
         ];
-        for table in [None, Some(3)] {
+        for (table, terse) in [
+            (None, false),
+            (Some(3), false),
+            (None, true),
+            (Some(3), true),
+        ] {
+            // Terse seats are one digit.
+            let every: Vec<Event> = every
+                .iter()
+                .filter(|e| !terse || !serde_json::to_string(e).unwrap().contains("\"seat\":11"))
+                .copied()
+                .collect();
             for l in &legals {
                 for es in [&every[..0], &every[..]] {
                     let mut line = Vec::new();
@@ -1021,6 +1098,7 @@ mod tests {
                             decision_ms: 1000,
                             bank_ms: 12,
                         },
+                        terse,
                     }
                     .write(&mut line);
                     line.pop();
@@ -1060,7 +1138,12 @@ mod tests {
                 net: vec![-150, 150, 0, i64::MIN, i64::MAX],
             };
             let mut line = Vec::new();
-            HandEndLine { table, h: &h }.write(&mut line);
+            HandEndLine {
+                table,
+                h: &h,
+                terse,
+            }
+            .write(&mut line);
             line.pop();
             let fast = fast_hand_end(&line).expect("fast");
             let slow: HandEndIn = serde_json::from_slice(&line).unwrap();
