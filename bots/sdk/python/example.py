@@ -25,6 +25,11 @@ def lowball_discards(cards):
     return throw
 
 
+def lowball_throws(cards):
+    """How many cards `lowball_discards` throws, without building the list."""
+    return len(cards) - len({c[0] for c in cards if c[0] in _LOW})
+
+
 def stud_strength(cards):
     lows = {pb.low_rank(c) for c in cards if pb.low_rank(c) <= 8}
     ranks = [pb.rank(c) for c in cards]
@@ -50,7 +55,7 @@ class Simple(pb.Bot):
         if self.game["variant"] == "stud-hi-lo":
             strength = stud_strength(view["cards"] + me["up"])
         else:
-            strength = 2 - min(2, len(lowball_discards(view["cards"])))
+            strength = 2 - min(2, lowball_throws(view["cards"]))
         if strength >= 2 and legal.can_raise:
             return legal.raise_to(legal.min_to)
         if legal.check:
