@@ -369,6 +369,10 @@ fn check_passes_the_python_sdk_example() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("FIT for a tournament"), "{text}");
     assert!(text.contains("16 tables at once"), "{text}");
+    assert!(
+        text.contains("protocol 1.2: concurrency 16, terse messages"),
+        "{text}"
+    );
 }
 
 /// The Rust example on the SDK (protocol 1.1: 64 tables per process, compact messages, the view

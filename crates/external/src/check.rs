@@ -123,7 +123,8 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
                 }
                 if let Some(c) = r.concurrency {
                     rep.say(format!(
-                        "protocol 1.1: concurrency {c}, {} messages",
+                        "protocol 1.{}: concurrency {c}, {} messages",
+                        if r.terse { 2 } else { 1 },
                         match (r.terse, r.compact) {
                             (true, _) => "terse",
                             (false, true) => "compact",
