@@ -425,6 +425,7 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
     pending = b""
     loads = json.loads
     scan = json.JSONDecoder().scan_once
+    skip_ends = isinstance(bot_class, type) and bot_class.hand_end is Bot.hand_end
     while True:
         try:
             chunk = os.read(fd, 1 << 16)
@@ -441,6 +442,9 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
         replies = []
         done = False
         for line in lines:
+            # Without a hand_end hook nobody reads a hand's last events: not even decoded.
+            if skip_ends and line.startswith('{"type":"hand_end"'):
+                continue
             # A terse `act` in the referee's exact form is cut at its quotes (no JSON object
             # needed: the id, the table and the two token strings); anything else is JSON.
             if line.startswith('{"type":"act","id":'):
