@@ -762,8 +762,21 @@ fn the_python_sdk_plays_the_same_hands_with_terse_messages() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python/pitboss_sdk.py");
     let sdk = sdk.canonicalize().unwrap();
-    for game in ["27td-fl", "27td-nl", "stud8-fl", "stud8-pl"] {
-        let bot = |style: &str| format!("{} {} {style}", fixture("sdk_terse.py"), sdk.display());
+    // Concurrency 4 on the multi-table path; 1 on the one-table path.
+    for (game, tables) in [
+        ("27td-fl", 4),
+        ("27td-nl", 4),
+        ("stud8-fl", 4),
+        ("stud8-pl", 4),
+        ("stud8-nl", 1),
+    ] {
+        let bot = |style: &str| {
+            format!(
+                "{} {} {style} {tables}",
+                fixture("sdk_terse.py"),
+                sdk.display()
+            )
+        };
         let terse = match_with(
             &format!("terse-{game}"),
             game,
