@@ -23,6 +23,7 @@ fields of protocol.md §6 and helpers that build actions. Print diagnostics to s
 """
 import json
 import os
+import re
 import sys
 
 PROTOCOL = 1
@@ -139,6 +140,9 @@ _PUT = frozenset(("blind", "bring_in", "call", "ante"))
 _KIND = {"b": "bet", "r": "raise", "p": "complete"}
 _CARDS = frozenset(r + s for r in RANKS for s in "cdhs")
 _LEGAL = {}
+# The start of a terse `act` as the referee writes it (tokens hold no quotes).
+_TERSE_ACT = re.compile(
+    r'\{"type":"act","id":(\d+),"table":(\d+),"hand":\d+,"events":"([^"]*)","legal":"([^"]*)"')
 
 
 def _legal_fields(text):
@@ -426,6 +430,7 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
     loads = json.loads
     scan = json.JSONDecoder().scan_once
     skip_ends = isinstance(bot_class, type) and bot_class.hand_end is Bot.hand_end
+    terse_act = _TERSE_ACT.match
     while True:
         try:
             chunk = os.read(fd, 1 << 16)
@@ -445,17 +450,17 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
             # Without a hand_end hook nobody reads a hand's last events: not even decoded.
             if skip_ends and line.startswith('{"type":"hand_end"'):
                 continue
-            # A terse `act` in the referee's exact form is cut at its quotes (no JSON object
-            # needed: the id, the table and the two token strings); anything else is JSON.
-            if line.startswith('{"type":"act","id":'):
-                p = line.split('"')
-                if (len(p) == 25 and p[7] == "table" and p[11] == "events" and p[12] == ":"
-                        and p[15] == "legal" and p[16] == ":" and p[19] == "clock"):
-                    t = tables[int(p[8][1:-1])]
-                    t.apply_terse(p[13])
-                    legal = Legal.parse(p[17])
-                    replies.append(_reply(int(p[6][1:-1]), t.bot.act(t.current(legal), legal)))
-                    continue
+            # A terse `act` in the referee's exact form is read by one regular expression (no
+            # JSON object needed: the id, the table and the two token strings); anything else
+            # is JSON.
+            m = terse_act(line)
+            if m is not None:
+                rid, table, events, legal = m.groups()
+                t = tables[int(table)]
+                t.apply_terse(events)
+                legal = Legal.parse(legal)
+                replies.append(_reply(int(rid), t.bot.act(t.current(legal), legal)))
+                continue
             try:
                 msg, end = scan(line, 0)
                 if end != len(line):
