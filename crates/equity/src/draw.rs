@@ -219,21 +219,33 @@ fn one_suit(b: u64) -> bool {
 
 /// [`policy`] of a five-card hand, and the number of cards kept: the simulations' hot path.
 ///
-/// Five cards of one suit are a flush (rare: the careful path). Otherwise a table by rank mask
-/// gives the ranks kept (all five to stand pat) and their number, and the cards kept are the
-/// hand's cards of those ranks with no card of the same rank in a lower suit lane (the lowest
-/// suit of a pair): a handful of bit operations, no branch, no population count.
-#[inline]
+/// A table by rank mask gives the ranks kept (all five to stand pat) and their number, and the
+/// cards kept are the hand's cards of those ranks with no card of the same rank in a lower suit
+/// lane (the lowest suit of a pair): a handful of bit operations, no population count. The one
+/// thing the table cannot see is a flush, and a flush only matters where the table stands pat
+/// (five cards of one suit are five ranks, and a draw to them keeps the same cards whether or not
+/// they share a suit): so the suits are looked at only then (rare: the careful path).
+///
+/// Why that order: the suit test costs as much as the lookup, and standing pat is the exception
+/// (with `draws_left` a constant, as in [`play_out`], the table row is found at compile time too).
+#[inline(always)]
 fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
-    let b = hand.bits();
+    let (keep, kept) = rule5(hand.bits(), draws_left);
+    (CardSet::from_bits(keep), kept)
+}
+
+/// [`policy5`] on a card mask (no [`CardSet`] in the way: its constructor masks the bits again).
+#[inline(always)]
+fn rule5(b: u64, draws_left: u8) -> (u64, u32) {
     let m = rank_mask(b);
-    if one_suit(b) {
-        return keep_lowest(b, m & keep_ranks(draws_left));
-    }
     let e = RULE[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
+    let kept = u32::from(e >> 13);
+    if kept == 5 && one_suit(b) {
+        let (keep, kept) = keep_lowest(b, m & keep_ranks(draws_left));
+        return (keep.bits(), kept);
+    }
     let x = b & (LANES * u64::from(e & 0x1fff));
-    let keep = x & !(x << 16 | x << 32 | x << 48);
-    (CardSet::from_bits(keep), u32::from(e >> 13))
+    (x & !(x << 16 | x << 32 | x << 48), kept)
 }
 
 /// The rule for a hand that is not all of one suit, by rank mask and draws left (1, 2, 3+): the
@@ -299,18 +311,34 @@ fn model(drew: Option<u8>, narrow: Option<u8>) -> (u8, u8) {
 
 /// The current five cards of a modelled opponent with `good` good cards no higher than `bar`
 /// ([`model`]), as a card mask.
-#[inline]
+#[inline(always)]
 fn model_hand(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
     let hand = pool.deal_distinct_low(u32::from(good), bar);
     hand | pool.deal_bits(u32::from(5 - good))
 }
 
 /// Plays `draws` draws of the standard rule on `hand` (a card mask).
-#[inline]
+///
+/// Written out draw by draw rather than as a loop over the draws left: each draw's rule then
+/// reads its own table row, found at compile time, and the loop's bookkeeping goes (the
+/// opponents' play-out is most of a sample). More than three draws play the three-draw rule.
+#[inline(always)]
 fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
-    for left in (1..=draws).rev() {
-        let (keep, kept) = policy5(CardSet::from_bits(hand), left);
-        hand = keep.bits() | pool.deal_bits(5 - kept);
+    #[inline(always)]
+    fn draw(pool: &mut Pool, hand: u64, left: u8) -> u64 {
+        let (keep, kept) = rule5(hand, left);
+        keep | pool.deal_bits(5 - kept)
+    }
+    if draws >= 3 {
+        for _ in 2..draws {
+            hand = draw(pool, hand, 3);
+        }
+    }
+    if draws >= 2 {
+        hand = draw(pool, hand, 2);
+    }
+    if draws >= 1 {
+        hand = draw(pool, hand, 1);
     }
     hand
 }
@@ -613,7 +641,7 @@ impl<'a> Sim<'a> {
     /// without replacement, so the order changes no probability, and it lets [`best_keep`] play
     /// the opponents once per sample for every candidate keep, and [`Sim::hero_share`] count this
     /// seat's last card exactly against them.
-    #[inline]
+    #[inline(always)]
     fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
         let (mut best, mut tied) = (0, 0);
         for (o, &m) in self.spot.opponents.iter().zip(&self.models) {
