@@ -607,11 +607,21 @@ const ONE_CARD_CACHE: usize = 32;
 /// Entries of the memo of keeps found lately (a power of two: the hash keeps four bits).
 const RECENT: usize = 16;
 
+/// An opponent as [`Sim::opponents_best`] reads it, found once per query: its five cards when
+/// known (0 when modelled: no hand is empty), its [`model`] and its draws to come.
+#[derive(Clone, Copy)]
+struct Seat {
+    known: u64,
+    good: u8,
+    bar: u8,
+    draws: u8,
+}
+
 /// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
 struct Sim<'a> {
     spot: &'a DrawSpot,
-    /// Each opponent's [`model`].
-    models: Vec<(u8, u8)>,
+    /// The opponents as the sampler reads them.
+    seats: Vec<Seat>,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
     /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
@@ -624,10 +634,18 @@ impl<'a> Sim<'a> {
     fn new(spot: &'a DrawSpot) -> Sim<'a> {
         Sim {
             spot,
-            models: spot
+            seats: spot
                 .opponents
                 .iter()
-                .map(|o| model(o.drew, o.bar))
+                .map(|o| {
+                    let (good, bar) = model(o.drew, o.bar);
+                    Seat {
+                        known: o.known.map_or(0, CardSet::bits),
+                        good,
+                        bar,
+                        draws: o.draws_left,
+                    }
+                })
                 .collect(),
             no_pair: &NO_PAIR,
             cache: Vec::new(),
@@ -643,13 +661,17 @@ impl<'a> Sim<'a> {
     /// seat's last card exactly against them.
     #[inline(always)]
     fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
+        // A copy the compiler can keep in registers: the caller's pool is in memory, where every
+        // deal would store it back.
+        let mut p = pool.clone();
         let (mut best, mut tied) = (0, 0);
-        for (o, &m) in self.spot.opponents.iter().zip(&self.models) {
-            let h = match o.known {
-                Some(k) => k.bits(),
-                None => model_hand(pool, m),
+        for o in &self.seats {
+            let h = if o.known != 0 {
+                o.known
+            } else {
+                model_hand(&mut p, (o.good, o.bar))
             };
-            let h = play_out(pool, h, o.draws_left);
+            let h = play_out(&mut p, h, o.draws);
             let v = value5(self.no_pair, h, self.spot.ace_five_straight);
             if v > best {
                 (best, tied) = (v, 1);
@@ -657,6 +679,7 @@ impl<'a> Sim<'a> {
                 tied += 1;
             }
         }
+        *pool = p;
         (best, tied)
     }
 

@@ -254,13 +254,19 @@ impl Pool {
         // A wanted set of one or two cards, missed every time: choose by counting.
         self.avail ^= hand;
         self.left -= count - k as u32;
-        hand | self.deal_distinct_low_rest(k as u32, eligible)
+        let rest;
+        (*self, rest) = self.clone().deal_distinct_low_rest(k as u32, eligible);
+        hand | rest
     }
 
     /// The rest of [`Pool::deal_distinct_low`] when the rejection missed too often: the `count`
     /// cards still to deal among the ranks of `spread`, one at a time by counting (rare: the
     /// wanted cards are nearly gone).
-    fn deal_distinct_low_rest(&mut self, count: u32, mut spread: u64) -> u64 {
+    ///
+    /// The pool goes in and comes back by value: a reference would make the callers keep their
+    /// pool in memory, storing it at every deal of the hot path.
+    #[cold]
+    fn deal_distinct_low_rest(mut self, count: u32, mut spread: u64) -> (Pool, u64) {
         let mut hand = 0;
         for _ in 0..count {
             let eligible = self.avail & spread;
@@ -273,7 +279,7 @@ impl Pool {
             hand |= b;
             spread &= !(LANES << (b.trailing_zeros() & 15));
         }
-        hand
+        (self, hand)
     }
 }
 
