@@ -312,9 +312,20 @@ fn model(drew: Option<u8>, narrow: Option<u8>) -> (u8, u8) {
 /// The current five cards of a modelled opponent with `good` good cards no higher than `bar`
 /// ([`model`]), as a card mask.
 #[inline(always)]
-fn model_hand(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
+fn model_hand<const ROOMY: bool>(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
     let hand = pool.deal_distinct_low(u32::from(good), bar);
-    hand | pool.deal_bits(u32::from(5 - good))
+    hand | deal::<ROOMY>(pool, u32::from(5 - good))
+}
+
+/// `n` cards from the pool: [`Pool::deal_bits_roomy`] when `ROOMY` (the caller knows the pool
+/// holds at least `n + 12`), else [`Pool::deal_bits`].
+#[inline(always)]
+fn deal<const ROOMY: bool>(pool: &mut Pool, n: u32) -> u64 {
+    if ROOMY {
+        pool.deal_bits_roomy(n)
+    } else {
+        pool.deal_bits(n)
+    }
 }
 
 /// Plays `draws` draws of the standard rule on `hand` (a card mask).
@@ -323,22 +334,22 @@ fn model_hand(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
 /// reads its own table row, found at compile time, and the loop's bookkeeping goes (the
 /// opponents' play-out is most of a sample). More than three draws play the three-draw rule.
 #[inline(always)]
-fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
+fn play_out<const ROOMY: bool>(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
     #[inline(always)]
-    fn draw(pool: &mut Pool, hand: u64, left: u8) -> u64 {
+    fn draw<const ROOMY: bool>(pool: &mut Pool, hand: u64, left: u8) -> u64 {
         let (keep, kept) = rule5(hand, left);
-        keep | pool.deal_bits(5 - kept)
+        keep | deal::<ROOMY>(pool, 5 - kept)
     }
     if draws >= 3 {
         for _ in 2..draws {
-            hand = draw(pool, hand, 3);
+            hand = draw::<ROOMY>(pool, hand, 3);
         }
     }
     if draws >= 2 {
-        hand = draw(pool, hand, 2);
+        hand = draw::<ROOMY>(pool, hand, 2);
     }
     if draws >= 1 {
-        hand = draw(pool, hand, 1);
+        hand = draw::<ROOMY>(pool, hand, 1);
     }
     hand
 }
@@ -622,6 +633,11 @@ struct Sim<'a> {
     spot: &'a DrawSpot,
     /// The opponents as the sampler reads them.
     seats: Vec<Seat>,
+    /// Whether the pool is big enough for every opponent's deal of a sample to find a dozen cards
+    /// more than it takes (the unseen cards number at least 12 more than all the opponents
+    /// can take: five a hand and five a draw): then [`Sim::opponents_best`] skips the test for
+    /// a nearly empty pool at each deal (heads-up and most multiway spots; same cards).
+    roomy: bool,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
     /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
@@ -631,7 +647,15 @@ struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    fn new(spot: &'a DrawSpot) -> Sim<'a> {
+    /// The simulation of `spot`, whose pool holds `unseen` cards.
+    fn new(spot: &'a DrawSpot, unseen: u32) -> Sim<'a> {
+        // The most cards the opponents can take in a sample: five for a modelled hand, five a
+        // draw.
+        let most: u32 = spot
+            .opponents
+            .iter()
+            .map(|o| if o.known.is_some() { 0 } else { 5 } + 5 * u32::from(o.draws_left))
+            .sum();
         Sim {
             spot,
             seats: spot
@@ -647,6 +671,8 @@ impl<'a> Sim<'a> {
                     }
                 })
                 .collect(),
+            // Each deal of `n` cards finds at least `unseen - (most - n)` left.
+            roomy: unseen >= most + 12,
             no_pair: &NO_PAIR,
             cache: Vec::new(),
             recent_keep: [0; RECENT],
@@ -661,6 +687,16 @@ impl<'a> Sim<'a> {
     /// seat's last card exactly against them.
     #[inline(always)]
     fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
+        if self.roomy {
+            self.opponents_best_in::<true>(pool)
+        } else {
+            self.opponents_best_in::<false>(pool)
+        }
+    }
+
+    /// [`Sim::opponents_best`], dealing by [`Pool::deal_bits_roomy`] when `ROOMY` ([`Sim::roomy`]).
+    #[inline(always)]
+    fn opponents_best_in<const ROOMY: bool>(&self, pool: &mut Pool) -> (u32, u32) {
         // A copy the compiler can keep in registers: the caller's pool is in memory, where every
         // deal would store it back.
         let mut p = pool.clone();
@@ -669,9 +705,9 @@ impl<'a> Sim<'a> {
             let h = if o.known != 0 {
                 o.known
             } else {
-                model_hand(&mut p, (o.good, o.bar))
+                model_hand::<ROOMY>(&mut p, (o.good, o.bar))
             };
-            let h = play_out(&mut p, h, o.draws);
+            let h = play_out::<ROOMY>(&mut p, h, o.draws);
             let v = value5(self.no_pair, h, self.spot.ace_five_straight);
             if v > best {
                 (best, tied) = (v, 1);
@@ -828,7 +864,7 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
         || {
             let mut pool = Pool::new(unseen, cfg.seed);
             let mut tally = Tally::<1>::new();
-            let mut sim = Sim::new(spot);
+            let mut sim = Sim::new(spot, unseen.len());
             let draws = spot.draws_left;
             if let Some(table) = sim.chained(keep) {
                 // This seat's draws are of one card to `keep` until it stands pat: every sample counts
@@ -1080,7 +1116,7 @@ fn sampled_keeps(
         || {
             let mut pool = Pool::new(unseen, cfg.seed);
             let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-            let mut sim = Sim::new(spot);
+            let mut sim = Sim::new(spot, unseen.len());
             let draws = spot.draws_left;
             // The keeps whose draws are counted exactly, with their tables (see `equity`).
             let chained: Vec<Option<OneCard>> = cands.iter().map(|k| sim.chained(*k)).collect();
