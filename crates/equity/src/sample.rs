@@ -207,8 +207,8 @@ impl Pool {
     /// `n` random undealt cards as a card mask.
     ///
     /// Why not [`Pool::deal_mask`] `n` times: here the pool and the random bits stay in registers
-    /// and a try costs four instructions and no branch but the loop's ([`tries`]). Each try takes six
-    /// random bits as a position of the card mask (16 per suit, 64 in all) and keeps the card
+    /// and a try costs four instructions and no branch but the loop's ([`tries`]). Each try takes
+    /// six random bits as a position of the card mask (16 per suit, 64 in all) and keeps the card
     /// when it is undealt, so every undealt card is equally likely and nothing is rounded (no
     /// modulo); a random number serves ten tries, and with more than a dozen cards left well over
     /// one try in five succeeds. A pool that is nearly empty takes the careful path, one card at a
