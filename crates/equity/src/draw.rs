@@ -219,21 +219,33 @@ fn one_suit(b: u64) -> bool {
 
 /// [`policy`] of a five-card hand, and the number of cards kept: the simulations' hot path.
 ///
-/// Five cards of one suit are a flush (rare: the careful path). Otherwise a table by rank mask
-/// gives the ranks kept (all five to stand pat) and their number, and the cards kept are the
-/// hand's cards of those ranks with no card of the same rank in a lower suit lane (the lowest
-/// suit of a pair): a handful of bit operations, no branch, no population count.
-#[inline]
+/// A table by rank mask gives the ranks kept (all five to stand pat) and their number, and the
+/// cards kept are the hand's cards of those ranks with no card of the same rank in a lower suit
+/// lane (the lowest suit of a pair): a handful of bit operations, no population count. The one
+/// thing the table cannot see is a flush, and a flush only matters where the table stands pat
+/// (five cards of one suit are five ranks, and a draw to them keeps the same cards whether or not
+/// they share a suit): so the suits are looked at only then (rare: the careful path).
+///
+/// Why that order: the suit test costs as much as the lookup, and standing pat is the exception
+/// (with `draws_left` a constant, as in [`play_out`], the table row is found at compile time too).
+#[inline(always)]
 fn policy5(hand: CardSet, draws_left: u8) -> (CardSet, u32) {
-    let b = hand.bits();
+    let (keep, kept) = rule5(hand.bits(), draws_left);
+    (CardSet::from_bits(keep), kept)
+}
+
+/// [`policy5`] on a card mask (no [`CardSet`] in the way: its constructor masks the bits again).
+#[inline(always)]
+fn rule5(b: u64, draws_left: u8) -> (u64, u32) {
     let m = rank_mask(b);
-    if one_suit(b) {
-        return keep_lowest(b, m & keep_ranks(draws_left));
-    }
     let e = RULE[usize::from(draws_left.clamp(1, 3) - 1)][usize::from(m)];
+    let kept = u32::from(e >> 13);
+    if kept == 5 && one_suit(b) {
+        let (keep, kept) = keep_lowest(b, m & keep_ranks(draws_left));
+        return (keep.bits(), kept);
+    }
     let x = b & (LANES * u64::from(e & 0x1fff));
-    let keep = x & !(x << 16 | x << 32 | x << 48);
-    (CardSet::from_bits(keep), u32::from(e >> 13))
+    (x & !(x << 16 | x << 32 | x << 48), kept)
 }
 
 /// The rule for a hand that is not all of one suit, by rank mask and draws left (1, 2, 3+): the
@@ -299,18 +311,45 @@ fn model(drew: Option<u8>, narrow: Option<u8>) -> (u8, u8) {
 
 /// The current five cards of a modelled opponent with `good` good cards no higher than `bar`
 /// ([`model`]), as a card mask.
-#[inline]
-fn model_hand(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
+#[inline(always)]
+fn model_hand<const ROOMY: bool>(pool: &mut Pool, (good, bar): (u8, u8)) -> u64 {
     let hand = pool.deal_distinct_low(u32::from(good), bar);
-    hand | pool.deal_bits(u32::from(5 - good))
+    hand | deal::<ROOMY>(pool, u32::from(5 - good))
+}
+
+/// `n` cards from the pool: [`Pool::deal_bits_roomy`] when `ROOMY` (the caller knows the pool
+/// holds at least `n + 12`), else [`Pool::deal_bits`].
+#[inline(always)]
+fn deal<const ROOMY: bool>(pool: &mut Pool, n: u32) -> u64 {
+    if ROOMY {
+        pool.deal_bits_roomy(n)
+    } else {
+        pool.deal_bits(n)
+    }
 }
 
 /// Plays `draws` draws of the standard rule on `hand` (a card mask).
-#[inline]
-fn play_out(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
-    for left in (1..=draws).rev() {
-        let (keep, kept) = policy5(CardSet::from_bits(hand), left);
-        hand = keep.bits() | pool.deal_bits(5 - kept);
+///
+/// Written out draw by draw rather than as a loop over the draws left: each draw's rule then
+/// reads its own table row, found at compile time, and the loop's bookkeeping goes (the
+/// opponents' play-out is most of a sample). More than three draws play the three-draw rule.
+#[inline(always)]
+fn play_out<const ROOMY: bool>(pool: &mut Pool, mut hand: u64, draws: u8) -> u64 {
+    #[inline(always)]
+    fn draw<const ROOMY: bool>(pool: &mut Pool, hand: u64, left: u8) -> u64 {
+        let (keep, kept) = rule5(hand, left);
+        keep | deal::<ROOMY>(pool, 5 - kept)
+    }
+    if draws >= 3 {
+        for _ in 2..draws {
+            hand = draw::<ROOMY>(pool, hand, 3);
+        }
+    }
+    if draws >= 2 {
+        hand = draw::<ROOMY>(pool, hand, 2);
+    }
+    if draws >= 1 {
+        hand = draw::<ROOMY>(pool, hand, 1);
     }
     hand
 }
@@ -579,11 +618,26 @@ const ONE_CARD_CACHE: usize = 32;
 /// Entries of the memo of keeps found lately (a power of two: the hash keeps four bits).
 const RECENT: usize = 16;
 
+/// An opponent as [`Sim::opponents_best`] reads it, found once per query: its five cards when
+/// known (0 when modelled: no hand is empty), its [`model`] and its draws to come.
+#[derive(Clone, Copy)]
+struct Seat {
+    known: u64,
+    good: u8,
+    bar: u8,
+    draws: u8,
+}
+
 /// One query's simulation: the spot, the tables it reads, and the one-card tables built so far.
 struct Sim<'a> {
     spot: &'a DrawSpot,
-    /// Each opponent's [`model`].
-    models: Vec<(u8, u8)>,
+    /// The opponents as the sampler reads them.
+    seats: Vec<Seat>,
+    /// Whether the pool is big enough for every opponent's deal of a sample to find a dozen cards
+    /// more than it takes (the unseen cards number at least 12 more than all the opponents
+    /// can take: five a hand and five a draw): then [`Sim::opponents_best`] skips the test for
+    /// a nearly empty pool at each deal (heads-up and most multiway spots; same cards).
+    roomy: bool,
     no_pair: &'static [u32; 8192],
     cache: Vec<OneCard>,
     /// The keeps found lately and their slots, by a hash of the keep's cards (no keep is empty,
@@ -593,14 +647,32 @@ struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    fn new(spot: &'a DrawSpot) -> Sim<'a> {
+    /// The simulation of `spot`, whose pool holds `unseen` cards.
+    fn new(spot: &'a DrawSpot, unseen: u32) -> Sim<'a> {
+        // The most cards the opponents can take in a sample: five for a modelled hand, five a
+        // draw.
+        let most: u32 = spot
+            .opponents
+            .iter()
+            .map(|o| if o.known.is_some() { 0 } else { 5 } + 5 * u32::from(o.draws_left))
+            .sum();
         Sim {
             spot,
-            models: spot
+            seats: spot
                 .opponents
                 .iter()
-                .map(|o| model(o.drew, o.bar))
+                .map(|o| {
+                    let (good, bar) = model(o.drew, o.bar);
+                    Seat {
+                        known: o.known.map_or(0, CardSet::bits),
+                        good,
+                        bar,
+                        draws: o.draws_left,
+                    }
+                })
                 .collect(),
+            // Each deal of `n` cards finds at least `unseen - (most - n)` left.
+            roomy: unseen >= most + 12,
             no_pair: &NO_PAIR,
             cache: Vec::new(),
             recent_keep: [0; RECENT],
@@ -613,15 +685,29 @@ impl<'a> Sim<'a> {
     /// without replacement, so the order changes no probability, and it lets [`best_keep`] play
     /// the opponents once per sample for every candidate keep, and [`Sim::hero_share`] count this
     /// seat's last card exactly against them.
-    #[inline]
+    #[inline(always)]
     fn opponents_best(&self, pool: &mut Pool) -> (u32, u32) {
+        if self.roomy {
+            self.opponents_best_in::<true>(pool)
+        } else {
+            self.opponents_best_in::<false>(pool)
+        }
+    }
+
+    /// [`Sim::opponents_best`], dealing by [`Pool::deal_bits_roomy`] when `ROOMY` ([`Sim::roomy`]).
+    #[inline(always)]
+    fn opponents_best_in<const ROOMY: bool>(&self, pool: &mut Pool) -> (u32, u32) {
+        // A copy the compiler can keep in registers: the caller's pool is in memory, where every
+        // deal would store it back.
+        let mut p = pool.clone();
         let (mut best, mut tied) = (0, 0);
-        for (o, &m) in self.spot.opponents.iter().zip(&self.models) {
-            let h = match o.known {
-                Some(k) => k.bits(),
-                None => model_hand(pool, m),
+        for o in &self.seats {
+            let h = if o.known != 0 {
+                o.known
+            } else {
+                model_hand::<ROOMY>(&mut p, (o.good, o.bar))
             };
-            let h = play_out(pool, h, o.draws_left);
+            let h = play_out::<ROOMY>(&mut p, h, o.draws);
             let v = value5(self.no_pair, h, self.spot.ace_five_straight);
             if v > best {
                 (best, tied) = (v, 1);
@@ -629,6 +715,7 @@ impl<'a> Sim<'a> {
                 tied += 1;
             }
         }
+        *pool = p;
         (best, tied)
     }
 
@@ -777,7 +864,7 @@ pub fn equity(spot: &DrawSpot, keep: CardSet, cfg: &Config) -> Result<DrawEquity
         || {
             let mut pool = Pool::new(unseen, cfg.seed);
             let mut tally = Tally::<1>::new();
-            let mut sim = Sim::new(spot);
+            let mut sim = Sim::new(spot, unseen.len());
             let draws = spot.draws_left;
             if let Some(table) = sim.chained(keep) {
                 // This seat's draws are of one card to `keep` until it stands pat: every sample counts
@@ -1029,7 +1116,7 @@ fn sampled_keeps(
         || {
             let mut pool = Pool::new(unseen, cfg.seed);
             let mut tallies: Vec<Tally<1>> = cands.iter().map(|_| Tally::new()).collect();
-            let mut sim = Sim::new(spot);
+            let mut sim = Sim::new(spot, unseen.len());
             let draws = spot.draws_left;
             // The keeps whose draws are counted exactly, with their tables (see `equity`).
             let chained: Vec<Option<OneCard>> = cands.iter().map(|k| sim.chained(*k)).collect();
