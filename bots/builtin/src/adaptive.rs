@@ -15,10 +15,13 @@ const MAX_SEATS: usize = 8;
 /// read as strength by their size (the prior is 0.2; a maniac's is most of them).
 const DOUBT: f64 = 0.35;
 
-/// Counts of one opponent's observed behaviour over the match, with priors that keep a few hands
-/// from swinging the knobs (each rate starts as `prior` worth `weight` observations).
+/// Counts of one opponent's observed behaviour over the match. Each rate starts from the table's
+/// pooled rate (itself starting from a fixed prior) worth `weight` observations: a few hands do not
+/// swing the knobs, and at a full table, where each opponent is seen acting only a few times, what
+/// the whole table does stands in for what one opponent has not yet shown.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tendency {
+    /// Bets and raises faced in the rounds that count (see [`late`]), and folds to them.
     faced: f64,
     folded: f64,
     acts: f64,
@@ -33,22 +36,67 @@ fn rate(hits: f64, n: f64, prior: f64, weight: f64) -> f64 {
     (hits + prior * weight) / (n + weight)
 }
 
+/// A rate of one opponent (`hits` in `n`) shrunk towards that of the rest of the table (`all_hits`
+/// in `all_n` with this opponent's own counts taken out, so that they are not counted twice), and
+/// that towards `prior`. Heads-up the rest of the table is empty and this is `rate` from `prior`.
+fn pooled(hits: f64, n: f64, all_hits: f64, all_n: f64, prior: f64, weight: f64) -> f64 {
+    let rest = rate(all_hits - hits, all_n - n, prior, weight);
+    rate(hits, n, rest, weight)
+}
+
+/// Whether a betting round counts for the folding read. In stud only the rounds from fifth street
+/// on (where fixed-limit bets double): on third and fourth street most players fold most starting
+/// hands to any bet, which says little about how they meet a bluff or a thin value bet later. In
+/// triple draw every round counts: bluffs and semi-bluffs with draws to come are made in all of
+/// them, and a first-round fold there is not much likelier than a later one.
+fn late(stud: bool, round: u8) -> bool {
+    !stud || round >= 2
+}
+
 impl Tendency {
-    /// How often it folds when it faces a bet or raise.
-    fn fold_to_bet(&self) -> f64 {
-        rate(self.folded, self.faced, 0.35, 10.0)
+    /// The sum of several opponents' counts (the table's pooled read).
+    fn add(mut self, o: &Tendency) -> Tendency {
+        self.faced += o.faced;
+        self.folded += o.folded;
+        self.acts += o.acts;
+        self.aggressive += o.aggressive;
+        self.bet_shows += o.bet_shows;
+        self.weak_bet_shows += o.weak_bet_shows;
+        self.pat_shows += o.pat_shows;
+        self.weak_pat_shows += o.weak_pat_shows;
+        self
+    }
+    /// How often it folds when it faces a bet or raise (in the rounds that count, see [`late`]).
+    fn fold_to_bet(&self, table: &Tendency) -> f64 {
+        pooled(
+            self.folded,
+            self.faced,
+            table.folded,
+            table.faced,
+            0.35,
+            10.0,
+        )
     }
     /// Share of its voluntary actions that are bets or raises.
-    fn aggression(&self) -> f64 {
-        rate(self.aggressive, self.acts, 0.25, 10.0)
+    fn aggression(&self, table: &Tendency) -> f64 {
+        pooled(
+            self.aggressive,
+            self.acts,
+            table.aggressive,
+            table.acts,
+            0.25,
+            10.0,
+        )
     }
     /// Share of its hands shown after betting the last round that were weak.
-    fn bluffs(&self) -> f64 {
-        rate(self.weak_bet_shows, self.bet_shows, 0.2, 6.0)
+    fn bluffs(&self, table: &Tendency) -> f64 {
+        let (w, n) = (table.weak_bet_shows, table.bet_shows);
+        pooled(self.weak_bet_shows, self.bet_shows, w, n, 0.2, 6.0)
     }
     /// Share of its pat hands shown that were not a made ten or better.
-    fn weak_pats(&self) -> f64 {
-        rate(self.weak_pat_shows, self.pat_shows, 0.1, 4.0)
+    fn weak_pats(&self, table: &Tendency) -> f64 {
+        let (w, n) = (table.weak_pat_shows, table.pat_shows);
+        pooled(self.weak_pat_shows, self.pat_shows, w, n, 0.1, 4.0)
     }
 }
 
@@ -79,6 +127,8 @@ pub struct AdaptiveBot {
     up: [CardSet; MAX_SEATS],
     board: CardSet,
     stud: bool,
+    /// Whether this betting round counts for the folding read (see [`late`]).
+    late: bool,
 }
 
 impl AdaptiveBot {
@@ -96,6 +146,7 @@ impl AdaptiveBot {
             up: [CardSet::EMPTY; MAX_SEATS],
             board: CardSet::EMPTY,
             stud: false,
+            late: false,
         }
     }
 
@@ -107,7 +158,8 @@ impl AdaptiveBot {
     fn observe(&mut self, events: &[Event]) {
         for e in events {
             match *e {
-                Event::Round { .. } => {
+                Event::Round { round } => {
+                    self.late = late(self.stud, round);
                     self.bet = [0; MAX_SEATS];
                     self.level = 0;
                     self.raised_round = false;
@@ -123,7 +175,7 @@ impl AdaptiveBot {
                     self.bet[s] += amount;
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
-                    if self.raised_round {
+                    if self.raised_round && self.late {
                         self.seen[r].faced += 1.0;
                     }
                 }
@@ -131,7 +183,7 @@ impl AdaptiveBot {
                 Event::Fold { seat } => {
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
-                    if self.raised_round {
+                    if self.raised_round && self.late {
                         self.seen[r].faced += 1.0;
                         self.seen[r].folded += 1.0;
                     }
@@ -141,7 +193,7 @@ impl AdaptiveBot {
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
                     self.seen[r].aggressive += 1.0;
-                    if self.raised_round {
+                    if self.raised_round && self.late {
                         self.seen[r].faced += 1.0;
                     }
                     self.bet[s] = to;
@@ -194,6 +246,13 @@ impl AdaptiveBot {
         }
     }
 
+    /// The counts of every opponent at the table added up.
+    fn table(&self) -> Tendency {
+        self.seen[1..self.seats.max(1)]
+            .iter()
+            .fold(Tendency::default(), |sum, t| sum.add(t))
+    }
+
     /// The knobs against the opponents still in (their tendencies combined), the seats whose
     /// draw counts mean nothing, and those whose bets are not read by their size.
     fn knobs(&self, req: &ActRequest) -> (Knobs, u64, u64) {
@@ -202,18 +261,19 @@ impl AdaptiveBot {
         let mut doubted = 0u64;
         let mut f2b = f64::INFINITY;
         let (mut all_fold, mut prior_all) = (1.0, 1.0);
+        let table = self.table();
         for (i, _) in util::opponents(&req.view) {
             let t = &self.seen[self.rel(i as u8)];
-            f2b = f2b.min(t.fold_to_bet());
-            all_fold *= t.fold_to_bet();
+            f2b = f2b.min(t.fold_to_bet(&table));
+            all_fold *= t.fold_to_bet(&table);
             prior_all *= 0.35;
-            aggr += t.aggression();
-            bluffs += t.bluffs();
+            aggr += t.aggression(&table);
+            bluffs += t.bluffs(&table);
             n += 1.0;
-            if t.weak_pats() > 0.5 {
+            if t.weak_pats(&table) > 0.5 {
                 random |= 1 << i;
             }
-            if t.bluffs() > DOUBT {
+            if t.bluffs(&table) > DOUBT {
                 doubted |= 1 << i;
             }
         }
@@ -252,6 +312,7 @@ impl Bot for AdaptiveBot {
         self.up = [CardSet::EMPTY; MAX_SEATS];
         self.board = CardSet::EMPTY;
         self.aggr_round = [false; MAX_SEATS];
+        self.late = false;
     }
 
     fn act(&mut self, req: &ActRequest) -> Action {
