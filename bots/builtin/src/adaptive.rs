@@ -15,6 +15,11 @@ const MAX_SEATS: usize = 8;
 /// read as strength by their size (the prior is 0.2; a maniac's is most of them).
 const DOUBT: f64 = 0.35;
 
+/// Below this share of weak hands among those an opponent bet into showdowns (the prior), its bets
+/// in stud narrow its range even multiway, where `equity` reads a bettor as random since at a full
+/// table it is often a maniac feeding the pot.
+const TRUST: f64 = 0.2;
+
 /// Counts of one opponent's observed behaviour over the match. Each rate starts from the table's
 /// pooled rate (itself starting from a fixed prior) worth `weight` observations: a few hands do not
 /// swing the knobs, and at a full table, where each opponent is seen acting only a few times, what
@@ -98,6 +103,17 @@ impl Tendency {
         let (w, n) = (table.weak_pat_shows, table.pat_shows);
         pooled(self.weak_pat_shows, self.pat_shows, w, n, 0.1, 4.0)
     }
+}
+
+/// Reads of single opponents for the equity engine, as bit masks by seat (see `Core::evaluate`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Reads {
+    /// Pat hands mostly junk: draw counts mean nothing.
+    random: u64,
+    /// Bets often weak at showdowns: not read by their size, nor as strength in stud.
+    doubted: u64,
+    /// Bets that held up at showdowns: in stud they narrow the range even multiway.
+    trusted: u64,
 }
 
 /// `adaptive` starts from `equity` — the same equity engine, draws and betting rule — and moves
@@ -253,12 +269,11 @@ impl AdaptiveBot {
             .fold(Tendency::default(), |sum, t| sum.add(t))
     }
 
-    /// The knobs against the opponents still in (their tendencies combined), the seats whose
-    /// draw counts mean nothing, and those whose bets are not read by their size.
-    fn knobs(&self, req: &ActRequest) -> (Knobs, u64, u64) {
+    /// The knobs against the opponents still in (their tendencies combined) and the reads of
+    /// single seats for the equity engine.
+    fn knobs(&self, req: &ActRequest) -> (Knobs, Reads) {
         let (mut aggr, mut bluffs, mut n) = (0.0, 0.0, 0.0);
-        let mut random = 0u64;
-        let mut doubted = 0u64;
+        let mut reads = Reads::default();
         let mut f2b = f64::INFINITY;
         let (mut all_fold, mut prior_all) = (1.0, 1.0);
         let table = self.table();
@@ -271,15 +286,18 @@ impl AdaptiveBot {
             bluffs += t.bluffs(&table);
             n += 1.0;
             if t.weak_pats(&table) > 0.5 {
-                random |= 1 << i;
+                reads.random |= 1 << i;
             }
             if t.bluffs(&table) > DOUBT {
-                doubted |= 1 << i;
+                reads.doubted |= 1 << i;
+            }
+            if t.bluffs(&table) < TRUST {
+                reads.trusted |= 1 << i;
             }
         }
         let base = Knobs::for_game(util::is_stud(self.core.stud, req));
         if n == 0.0 {
-            return (base, random, doubted);
+            return (base, reads);
         }
         let (aggr, bluffs) = (aggr / n, bluffs / n);
         // Moves from the priors: a folder gets more bluffs and only stronger value bets, a station
@@ -294,7 +312,7 @@ impl AdaptiveBot {
             bluff: (base.bluff + 1.5 * (all_fold - prior_all)).clamp(0.0, 0.6),
             early: base.early,
         };
-        (knobs, random, doubted)
+        (knobs, reads)
     }
 }
 
@@ -318,8 +336,8 @@ impl Bot for AdaptiveBot {
     fn act(&mut self, req: &ActRequest) -> Action {
         self.core.update(req);
         self.observe(&req.events);
-        let (knobs, random, doubted) = self.knobs(req);
-        let Some((share, keep)) = self.core.evaluate(req, random, doubted) else {
+        let (knobs, r) = self.knobs(req);
+        let Some((share, keep)) = self.core.evaluate(req, r.random, r.doubted, r.trusted) else {
             return util::passive_or_fold(&req.legal);
         };
         if let Some(max) = req.legal.discard {
