@@ -26,9 +26,9 @@ const TRUST: f64 = 0.2;
 /// the whole table does stands in for what one opponent has not yet shown.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tendency {
-    /// Bets and raises faced in the rounds that count (see [`late`]), and folds to them.
-    faced: f64,
-    folded: f64,
+    /// Bets and raises faced, and folds to them, in the early and the late rounds (see [`late`]).
+    faced: [f64; 2],
+    folded: [f64; 2],
     acts: f64,
     aggressive: f64,
     bet_shows: f64,
@@ -49,11 +49,13 @@ fn pooled(hits: f64, n: f64, all_hits: f64, all_n: f64, prior: f64, weight: f64)
     rate(hits, n, rest, weight)
 }
 
-/// Whether a betting round counts for the folding read. In stud only the rounds from fifth street
-/// on (where fixed-limit bets double): on third and fourth street most players fold most starting
-/// hands to any bet, which says little about how they meet a bluff or a thin value bet later. In
-/// triple draw every round counts: bluffs and semi-bluffs with draws to come are made in all of
-/// them, and a first-round fold there is not much likelier than a later one.
+/// Whether a betting round is a late one for the folding read, which is kept apart for early and
+/// late rounds and used for the kind of round being played. In stud the late rounds are fifth
+/// street on (where fixed-limit bets double): on third and fourth street most players fold most
+/// starting hands to any bet, which says little about how they meet a bluff or a thin value bet
+/// later, and the other way round. In triple draw every round is one kind: bluffs and semi-bluffs
+/// with draws to come are made in all of them, and a first-round fold there is not much likelier
+/// than a later one.
 fn late(stud: bool, round: u8) -> bool {
     !stud || round >= 2
 }
@@ -61,8 +63,10 @@ fn late(stud: bool, round: u8) -> bool {
 impl Tendency {
     /// The sum of several opponents' counts (the table's pooled read).
     fn add(mut self, o: &Tendency) -> Tendency {
-        self.faced += o.faced;
-        self.folded += o.folded;
+        for k in 0..2 {
+            self.faced[k] += o.faced[k];
+            self.folded[k] += o.folded[k];
+        }
         self.acts += o.acts;
         self.aggressive += o.aggressive;
         self.bet_shows += o.bet_shows;
@@ -71,16 +75,12 @@ impl Tendency {
         self.weak_pat_shows += o.weak_pat_shows;
         self
     }
-    /// How often it folds when it faces a bet or raise (in the rounds that count, see [`late`]).
-    fn fold_to_bet(&self, table: &Tendency) -> f64 {
-        pooled(
-            self.folded,
-            self.faced,
-            table.folded,
-            table.faced,
-            0.35,
-            10.0,
-        )
+    /// How often it folds when it faces a bet or raise in a round like this one (early or late,
+    /// see [`late`]).
+    fn fold_to_bet(&self, table: &Tendency, late: bool) -> f64 {
+        let k = usize::from(late);
+        let (f, n) = (table.folded[k], table.faced[k]);
+        pooled(self.folded[k], self.faced[k], f, n, 0.35, 10.0)
     }
     /// Share of its voluntary actions that are bets or raises.
     fn aggression(&self, table: &Tendency) -> f64 {
@@ -143,7 +143,7 @@ pub struct AdaptiveBot {
     up: [CardSet; MAX_SEATS],
     board: CardSet,
     stud: bool,
-    /// Whether this betting round counts for the folding read (see [`late`]).
+    /// Whether this betting round is a late one (see [`late`]).
     late: bool,
 }
 
@@ -191,17 +191,17 @@ impl AdaptiveBot {
                     self.bet[s] += amount;
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
-                    if self.raised_round && self.late {
-                        self.seen[r].faced += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced[usize::from(self.late)] += 1.0;
                     }
                 }
                 Event::Check { seat } => self.seen[self.rel(seat)].acts += 1.0,
                 Event::Fold { seat } => {
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
-                    if self.raised_round && self.late {
-                        self.seen[r].faced += 1.0;
-                        self.seen[r].folded += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced[usize::from(self.late)] += 1.0;
+                        self.seen[r].folded[usize::from(self.late)] += 1.0;
                     }
                 }
                 Event::Raise { seat, to, .. } => {
@@ -209,8 +209,8 @@ impl AdaptiveBot {
                     let r = self.rel(seat);
                     self.seen[r].acts += 1.0;
                     self.seen[r].aggressive += 1.0;
-                    if self.raised_round && self.late {
-                        self.seen[r].faced += 1.0;
+                    if self.raised_round {
+                        self.seen[r].faced[usize::from(self.late)] += 1.0;
                     }
                     self.bet[s] = to;
                     self.level = self.level.max(to);
@@ -277,10 +277,15 @@ impl AdaptiveBot {
         let mut f2b = f64::INFINITY;
         let (mut all_fold, mut prior_all) = (1.0, 1.0);
         let table = self.table();
+        // The early-round read only against a single opponent: early folds are mostly junk
+        // starting hands given up, and with several opponents the one holding a hand calls, so
+        // the product of their rates (which takes them as independent) would overstate a bluff.
+        let late = self.late || util::opponents(&req.view).nth(1).is_some();
         for (i, _) in util::opponents(&req.view) {
             let t = &self.seen[self.rel(i as u8)];
-            f2b = f2b.min(t.fold_to_bet(&table));
-            all_fold *= t.fold_to_bet(&table);
+            let folds = t.fold_to_bet(&table, late);
+            f2b = f2b.min(folds);
+            all_fold *= folds;
             prior_all *= 0.35;
             aggr += t.aggression(&table);
             bluffs += t.bluffs(&table);
