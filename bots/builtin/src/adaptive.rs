@@ -116,18 +116,22 @@ struct Reads {
     trusted: u64,
 }
 
-/// `adaptive` starts from `equity` — the same equity engine, draws and betting rule — and moves
-/// the rule's knobs per opponent from what it has observed over the match: how often the opponent
-/// folds to a bet or raise, how much of its play is betting and raising, how often the hands it
-/// bet into a showdown were weak (bluffs), and in triple draw how often its pat hands were not
-/// made. Against players who fold a lot it bluffs more and needs less to bet; against players who
-/// never fold it stops bluffing and bets thinner for value; against aggressive bluffers it calls
-/// lighter, against players who only bet good hands it folds more; and an opponent whose pat hands
-/// are mostly junk is treated as holding random cards, and one whose bets were often weak at
-/// showdowns has its bets counted rather than read by their size. With several opponents a value
-/// bet is sized to the one who folds least, a bluff to the chance that all of them fold, and the
-/// other knobs are averaged over those still in. All counts start from priors, so early hands move
-/// it little.
+/// `adaptive` starts from `equity` — the same equity engine, draws and betting rule — and moves the
+/// rule's knobs per opponent from what it has observed over the match: how often the opponent folds
+/// to a bet or raise, how much of its play is betting and raising, how often the hands it bet into
+/// a showdown were weak (bluffs), and in triple draw how often its pat hands were not made. Against
+/// players who fold a lot it bluffs more and needs less to bet; against players who never fold it
+/// stops bluffing and bets thinner for value; against aggressive bluffers it calls lighter, against
+/// players who only bet good hands it folds more; and an opponent whose pat hands are mostly junk
+/// is treated as holding random cards, and one whose bets were often weak at showdowns has its bets
+/// counted rather than read by their size. With several opponents a value bet is sized to the one
+/// who folds least, a bluff to the chance that all of them fold, and the other knobs are averaged
+/// over those still in. All counts start from priors, so early hands move it little. In stud the
+/// folding read is kept apart for third and fourth street, where most starting hands are folded to
+/// any bet, and for fifth street on, and each is used on its own streets (the late one on every
+/// street multiway); each opponent's rates start from the rest of the table's, which at a full
+/// table is read long before any one opponent is; and in stud a bettor whose bets held up at
+/// showdowns has its range narrowed even multiway.
 pub struct AdaptiveBot {
     core: Core,
     seat: usize,
