@@ -248,12 +248,15 @@ impl Core {
     /// The pot share of this seat (stud), or of its best keep (triple draw) with that keep;
     /// `None` when the view is not one the engine can read (the caller then plays safe).
     /// `random_opp` lists opponents (by seat) whose draw counts carry no information, `doubted`
-    /// those whose bets are not read by their size (their bets were often weak at showdowns).
+    /// those whose bets are not read by their size, nor in stud as strength even heads-up (their
+    /// bets were often weak at showdowns), `trusted` those whose bets in stud narrow their range
+    /// even multiway (their bets held up at showdowns). `equity` passes none of them.
     pub fn evaluate(
         &mut self,
         req: &ActRequest,
         random_opp: u64,
         doubted: u64,
+        trusted: u64,
     ) -> Option<(f64, CardSet)> {
         let v = &req.view;
         let live: u64 = util::opponents(v).fold(0, |m, (i, _)| m | 1 << i);
@@ -269,7 +272,8 @@ impl Core {
         let stud = util::is_stud(self.stud, req);
         let seed = self.next_seed();
         let out = if stud {
-            self.stud_share(v, seed).map(|s| (s, CardSet::EMPTY))
+            self.stud_share(v, seed, doubted, trusted)
+                .map(|s| (s, CardSet::EMPTY))
         } else {
             self.draw_keep(v, random_opp, doubted, seed)
         };
@@ -284,10 +288,14 @@ impl Core {
         out
     }
 
-    fn stud_share(&self, v: &SeatView, seed: u64) -> Option<f64> {
+    /// The stud pot share. A bettor's range is narrowed (see `stud_range`) heads-up unless it is
+    /// `doubted`, and multiway if it is `trusted`.
+    fn stud_share(&self, v: &SeatView, seed: u64, doubted: u64, trusted: u64) -> Option<f64> {
         let hero: CardSet = util::own_cards(v).difference(v.board.into_iter().collect());
         let mut dead = self.shown.difference(hero);
         let mut opponents = Vec::with_capacity(7);
+        let heads_up = util::opponents(v).count() == 1;
+        // Bets and raises this hand of each opponent whose range they narrow.
         let mut aggr = [0u8; 8];
         let hidden = v.cards.len().min(3) as u8;
         for (i, s) in v.seats.iter().enumerate() {
@@ -298,7 +306,14 @@ impl Core {
             if s.folded {
                 dead = dead.union(up);
             } else {
-                aggr[opponents.len()] = self.aggr[i % 8];
+                let read = if heads_up {
+                    doubted & 1 << i == 0
+                } else {
+                    trusted & 1 << i != 0
+                };
+                if read {
+                    aggr[opponents.len()] = self.aggr[i % 8];
+                }
                 opponents.push(StudOpponent { up, hidden });
             }
         }
@@ -314,7 +329,7 @@ impl Core {
             seed,
         };
         let weight = |i: usize, cards: CardSet| stud_range(aggr[i], cards);
-        let w: Option<stud::Weight<'_>> = if spot.opponents.len() == 1 && aggr[0] > 0 {
+        let w: Option<stud::Weight<'_>> = if aggr.iter().any(|a| *a > 0) {
             Some(&weight)
         } else {
             None
@@ -510,9 +525,10 @@ impl Core {
 
 /// The stud range of a heads-up opponent that bet or raised `aggr` times this hand: holdings with
 /// a pair, three low cards (eight or lower, ace low) or three of a suit keep their weight, others
-/// count for less the more it bet. Random holdings otherwise, and always multiway: there the
-/// bettor is often a maniac feeding the pot, and narrowing every raiser's range made the bot fold
-/// far too much at full tables (measured).
+/// count for less the more it bet. Random holdings otherwise, and multiway unless the bettor's
+/// bets are known to hold up (`adaptive`'s read of showdowns): there the bettor is often a maniac
+/// feeding the pot, and narrowing every raiser's range made the bot fold far too much at full
+/// tables (measured).
 fn stud_range(aggr: u8, cards: CardSet) -> f64 {
     if aggr == 0 {
         return 1.0;

@@ -47,7 +47,7 @@ impl Bot for EquityBot {
 
     fn act(&mut self, req: &ActRequest) -> Action {
         self.core.update(req);
-        let Some((share, keep)) = self.core.evaluate(req, 0, 0) else {
+        let Some((share, keep)) = self.core.evaluate(req, 0, 0, 0) else {
             return util::passive_or_fold(&req.legal);
         };
         if let Some(max) = req.legal.discard {
