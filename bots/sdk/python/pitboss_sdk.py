@@ -228,11 +228,11 @@ def expand_events(text):
 
 
 class _Table:
-    """One table's bot and the view kept from the events. Bets, contributions and the pot are
-    kept in plain lists and written into the view's dicts when a decision needs it."""
+    """One table's bot and the view kept from the events. The view's dicts are updated as the
+    events come (a bet touches its seat's `bet`, `contributed`, `stack` and the `pot`; a round
+    resets the bets and shows the draws completed), so a decision only sets `phase`."""
 
-    __slots__ = ("bot", "view", "start", "discarded", "draw_game", "bet", "contrib", "pot",
-                 "me", "hooked")
+    __slots__ = ("bot", "view", "seats", "discarded", "draw_game", "me", "hooked")
 
     def __init__(self, bot):
         self.bot = bot
@@ -243,28 +243,33 @@ class _Table:
     def hand_start(self, h, draw_game):
         n = h["seats"]
         self.draw_game = draw_game
-        self.start = list(h["stacks"])
         self.discarded = [[0, 0, 0] for _ in range(n)]
-        self.bet = [0] * n
-        self.contrib = [0] * n
-        self.pot = 0
         self.me = h["seat"]
+        stacks = h["stacks"]
+        self.seats = [
+            {"stack": stacks[i], "bet": 0, "contributed": 0, "folded": False, "up": [],
+             "draws": []}
+            for i in range(n)
+        ]
         self.view = {
             "seat": h["seat"], "round": 0, "phase": "bet", "button": h["button"], "pot": 0,
-            "cards": [], "board": None,
-            "seats": [
-                {"stack": self.start[i], "bet": 0, "contributed": 0, "folded": False, "up": [],
-                 "draws": []}
-                for i in range(n)
-            ],
+            "cards": [], "board": None, "seats": self.seats,
         }
+
+    def _round(self, r):
+        """A betting round starts: bets back to 0, and in triple draw the draws completed so far
+        (`r` of them) become visible."""
+        self.view["round"] = r
+        done = min(r, 3) if self.draw_game else 0
+        for st, d in zip(self.seats, self.discarded):
+            st["bet"] = 0
+            if done:
+                st["draws"] = d[:done]
 
     def apply(self, events):
         """Events as JSON objects (full and compact messages)."""
         v = self.view
-        seats = v["seats"]
-        bet = self.bet
-        contrib = self.contrib
+        seats = self.seats
         me = self.me
         for e in events:
             k = e["event"]
@@ -276,21 +281,22 @@ class _Table:
                     elif e["seat"] == me:
                         v["cards"].append(e["card"])
             elif k in _PUT:
-                s = e["seat"]
-                contrib[s] += e["amount"]
-                self.pot += e["amount"]
+                st = seats[e["seat"]]
+                a = e["amount"]
+                st["contributed"] += a
+                st["stack"] -= a
+                v["pot"] += a
                 if k != "ante":
-                    bet[s] += e["amount"]
+                    st["bet"] += a
             elif k == "raise":
-                s = e["seat"]
-                add = e["to"] - bet[s]
-                bet[s] = e["to"]
-                contrib[s] += add
-                self.pot += add
+                st = seats[e["seat"]]
+                add = e["to"] - st["bet"]
+                st["bet"] = e["to"]
+                st["contributed"] += add
+                st["stack"] -= add
+                v["pot"] += add
             elif k == "round":
-                v["round"] = e["round"]
-                for i in range(len(bet)):
-                    bet[i] = 0
+                self._round(e["round"])
             elif k == "fold":
                 seats[e["seat"]]["folded"] = True
             elif k == "discard":
@@ -301,18 +307,19 @@ class _Table:
             elif k == "community":
                 v["board"] = e["card"]
             elif k == "return":
-                s = e["seat"]
-                bet[s] -= e["amount"]
-                contrib[s] -= e["amount"]
-                self.pot -= e["amount"]
+                st = seats[e["seat"]]
+                a = e["amount"]
+                st["bet"] -= a
+                st["contributed"] -= a
+                st["stack"] += a
+                v["pot"] -= a
 
     def apply_terse(self, text):
         """Events as a terse token string (protocol.md §14): one split, a letter per token."""
         if not text:
             return
         v = self.view
-        bet = self.bet
-        contrib = self.contrib
+        seats = self.seats
         for t in text.split(" "):
             k = t[0]
             if k == "D":
@@ -326,25 +333,25 @@ class _Table:
                 if a[-1] == "!":
                     a = a[:-1]
                 a = int(a)
-                s = int(t[1])
-                contrib[s] += a
-                self.pot += a
+                st = seats[int(t[1])]
+                st["contributed"] += a
+                st["stack"] -= a
+                v["pot"] += a
                 if k != "A":
-                    bet[s] += a
+                    st["bet"] += a
             elif k in "brp":
                 to = t[3:]
                 if to[-1] == "!":
                     to = to[:-1]
                 to = int(to)
-                s = int(t[1])
-                add = to - bet[s]
-                bet[s] = to
-                contrib[s] += add
-                self.pot += add
+                st = seats[int(t[1])]
+                add = to - st["bet"]
+                st["bet"] = to
+                st["contributed"] += add
+                st["stack"] -= add
+                v["pot"] += add
             elif k == "R":
-                v["round"] = int(t[1:])
-                for i in range(len(bet)):
-                    bet[i] = 0
+                self._round(int(t[1:]))
             elif k == "X":
                 self.discarded[int(t[1])][min(v["round"], 2)] = int(t[3:].partition(":")[0])
                 gone = t[3:].partition(":")[2]
@@ -352,28 +359,22 @@ class _Table:
                     gone = {gone[i:i + 2] for i in range(0, len(gone), 2)}
                     v["cards"] = [c for c in v["cards"] if c not in gone]
             elif k == "U":
-                v["seats"][int(t[1])]["up"].append(t[2:])
+                seats[int(t[1])]["up"].append(t[2:])
             elif k == "f":
-                v["seats"][int(t[1])]["folded"] = True
+                seats[int(t[1])]["folded"] = True
             elif k == "C":
                 v["board"] = t[1:]
             elif k == "T":
-                s = int(t[1])
+                st = seats[int(t[1])]
                 a = int(t[3:])
-                bet[s] -= a
-                contrib[s] -= a
-                self.pot -= a
+                st["bet"] -= a
+                st["contributed"] -= a
+                st["stack"] += a
+                v["pot"] -= a
 
     def current(self, legal):
         v = self.view
         v["phase"] = "draw" if legal.discard is not None else "bet"
-        v["pot"] = self.pot
-        done = min(v["round"], 3) if self.draw_game else 0
-        for i, st in enumerate(v["seats"]):
-            st["bet"] = self.bet[i]
-            st["contributed"] = self.contrib[i]
-            st["stack"] = self.start[i] - self.contrib[i]
-            st["draws"] = self.discarded[i][:done]
         return v
 
 
