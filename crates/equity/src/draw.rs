@@ -1255,7 +1255,13 @@ mod tests {
                     0 => 0,
                     3 => u32::MAX,
                     _ => {
-                        let c = 1 << (16 * rng.below(4) + rng.below(13));
+                        // A fifth card: one the keep does not hold (five cards to value).
+                        let c = loop {
+                            let c = 1u64 << (16 * rng.below(4) + rng.below(13));
+                            if c & keep == 0 {
+                                break c;
+                            }
+                        };
                         value5(&NO_PAIR, keep | c, false)
                     }
                 };
