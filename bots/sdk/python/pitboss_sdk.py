@@ -353,8 +353,8 @@ class _Table:
             elif k == "R":
                 self._round(int(t[1:]))
             elif k == "X":
-                self.discarded[int(t[1])][min(v["round"], 2)] = int(t[3:].partition(":")[0])
-                gone = t[3:].partition(":")[2]
+                count, _, gone = t[3:].partition(":")
+                self.discarded[int(t[1])][min(v["round"], 2)] = int(count)
                 if gone:
                     gone = {gone[i:i + 2] for i in range(0, len(gone), 2)}
                     v["cards"] = [c for c in v["cards"] if c not in gone]

@@ -58,6 +58,16 @@ fn raise_letter(k: RaiseKind) -> u8 {
     }
 }
 
+/// The kind a raise letter stands for (the inverse of [`raise_letter`]).
+fn raise_kind(letter: u8) -> Option<RaiseKind> {
+    match letter {
+        b'b' => Some(RaiseKind::Bet),
+        b'r' => Some(RaiseKind::Raise),
+        b'p' => Some(RaiseKind::Complete),
+        _ => None,
+    }
+}
+
 /// Appends one event's token.
 pub fn write_event(out: &mut Vec<u8>, e: &Event) {
     match *e {
@@ -370,18 +380,13 @@ fn event(token: &[u8]) -> Option<Event> {
                     amount,
                     all_in,
                 },
-                b'b' | b'r' | b'p' => Event::Raise {
+                b'T' if !all_in => Event::Return { seat, amount },
+                _ => Event::Raise {
                     seat,
-                    kind: match letter {
-                        b'b' => RaiseKind::Bet,
-                        b'r' => RaiseKind::Raise,
-                        _ => RaiseKind::Complete,
-                    },
+                    kind: raise_kind(letter)?,
                     to: amount,
                     all_in,
                 },
-                b'T' if !all_in => Event::Return { seat, amount },
-                _ => return None,
             }
         }
     };
@@ -437,16 +442,12 @@ pub fn parse_legal(s: &str) -> Result<LegalActions, TerseError> {
             Some(b'c') if l.call.is_none() => t.uint().map(|c| l.call = Some(c)),
             Some(b'i') if l.bring_in.is_none() => t.uint().map(|b| l.bring_in = Some(b)),
             Some(b'd') if l.discard.is_none() => t.small().map(|d| l.discard = Some(d)),
-            Some(&k @ (b'b' | b'r' | b'p')) if l.raise.is_none() => (|| {
+            Some(&k) if l.raise.is_none() && raise_kind(k).is_some() => (|| {
                 let min_to = t.uint()?;
                 t.colon()?;
                 let max_to = t.uint()?;
                 l.raise = Some(RaiseOption {
-                    kind: match k {
-                        b'b' => RaiseKind::Bet,
-                        b'r' => RaiseKind::Raise,
-                        _ => RaiseKind::Complete,
-                    },
+                    kind: raise_kind(k)?,
                     min_to,
                     max_to,
                 });
