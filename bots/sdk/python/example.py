@@ -6,10 +6,13 @@ call with a one-card draw, give up a hopeless hand facing a bet after the second
 Stud hi/lo: play low cards (8 or lower, aces low) and big pairs; raise with three low cards or a
 big pair, call otherwise until the hand is clearly bad.
 """
+from operator import itemgetter
+
 import pitboss_sdk as pb
 
 
 _LOW = frozenset("2345678")
+_rank_char = itemgetter(0)
 
 
 def lowball_discards(cards):
@@ -27,7 +30,7 @@ def lowball_discards(cards):
 
 def lowball_throws(cards):
     """How many cards `lowball_discards` throws, without building the list."""
-    return len(cards) - len({c[0] for c in cards if c[0] in _LOW})
+    return len(cards) - len(_LOW.intersection(map(_rank_char, cards)))
 
 
 def stud_strength(cards):
@@ -46,18 +49,21 @@ def stud_strength(cards):
 
 
 class Simple(pb.Bot):
+    def match_start(self, match):
+        super().match_start(match)
+        self.stud = self.game["variant"] == "stud-hi-lo"
+
     def act(self, view, legal):
         if legal.discard is not None:
             return legal.draw(lowball_discards(view["cards"]))
         if legal.bring_in is not None:
             return legal.post_bring_in()
-        me = view["seats"][view["seat"]]
-        if self.game["variant"] == "stud-hi-lo":
-            strength = stud_strength(view["cards"] + me["up"])
+        if self.stud:
+            strength = stud_strength(view["cards"] + view["seats"][view["seat"]]["up"])
         else:
             strength = 2 - min(2, lowball_throws(view["cards"]))
-        if strength >= 2 and legal.can_raise:
-            return legal.raise_to(legal.min_to)
+        if strength >= 2 and legal.raise_ is not None:
+            return legal.min_raise()
         if legal.check:
             return {"type": "check"}
         if strength == 0 and view["round"] >= 2 and legal.fold:

@@ -18,13 +18,16 @@ each table's view from the events (the referee then sends no view), matches repl
 id, and writes the replies to everything it has read in one flush.
 
 `view` is a dict exactly as protocol.md §4 describes `view` (seat, round, phase, button, pot, cards,
-board, seats[i] = {stack, bet, contributed, folded, up, draws}); `legal` is a `Legal`, with the
-fields of protocol.md §6 and helpers that build actions. Print diagnostics to stderr, never stdout.
+board, seats[i] = {stack, bet, contributed, folded, up, draws}), the SDK's own and updated in place
+as the events come (copy what you keep); `legal` is a `Legal`, with the fields of protocol.md §6
+and helpers that build actions, read-only (decisions with the same legal actions share it). Print
+diagnostics to stderr, never stdout.
 """
 import json
 import os
 import re
 import sys
+from types import MappingProxyType
 
 PROTOCOL = 1
 RANKS = "23456789TJQKA"
@@ -45,32 +48,39 @@ def low_rank(card):
 
 
 class Legal:
-    """What is allowed now (protocol.md §6), and the actions to answer with."""
+    """What is allowed now (protocol.md §6), and the actions to answer with.
+
+    Read-only: with terse messages the same few legal strings come again and again, and each is
+    parsed once into one `Legal` that every later decision with that string shares (`raise_` is
+    then a read-only mapping). Setting an attribute raises `AttributeError`."""
 
     __slots__ = ("fold", "check", "call", "raise_", "bring_in", "discard")
 
     def __init__(self, d):
-        self.fold = d["fold"]
-        self.check = d["check"]
-        self.call = d.get("call")
-        self.raise_ = d.get("raise")
-        self.bring_in = d.get("bring_in")
-        self.discard = d.get("discard")
+        _set = object.__setattr__
+        _set(self, "fold", d["fold"])
+        _set(self, "check", d["check"])
+        _set(self, "call", d.get("call"))
+        _set(self, "raise_", d.get("raise"))
+        _set(self, "bring_in", d.get("bring_in"))
+        _set(self, "discard", d.get("discard"))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Legal is read-only (decisions share it): build an action instead")
 
     @classmethod
     def parse(cls, text):
-        """The legal actions of a terse `act` (protocol.md §14): `"f c50 r200:200"`. The same few
-        strings come again and again, so their fields are remembered (a fresh object and a fresh
-        `raise_` dict each time all the same)."""
-        p = _LEGAL.get(text)
-        if p is None:
-            p = _legal_fields(text)
+        """The legal actions of a terse `act` (protocol.md §14), `"f c50 r200:200"`: the shared
+        object of that string, parsed the first time it comes."""
+        self = _LEGAL.get(text)
+        if self is None:
+            self = cls.__new__(cls)
+            _set = object.__setattr__
+            for name, value in zip(cls.__slots__, _legal_fields(text)):
+                _set(self, name, value)
             if len(_LEGAL) >= 4096:
                 _LEGAL.clear()
-            _LEGAL[text] = p
-        self = cls.__new__(cls)
-        self.fold, self.check, self.call, r, self.bring_in, self.discard = p
-        self.raise_ = dict(r) if r else None
+            _LEGAL[text] = self
         return self
 
     @property
@@ -103,6 +113,12 @@ class Legal:
             return self.passive()
         total = max(self.raise_["min_to"], min(self.raise_["max_to"], int(total)))
         return {"type": "raise", "to": total}
+
+    def min_raise(self):
+        """Bet, raise or complete by the least allowed; passive if not allowed."""
+        if self.raise_ is None:
+            return self.passive()
+        return {"type": "raise", "to": self.raise_["min_to"]}
 
     def check_or_fold(self):
         return {"type": "check"} if self.check else {"type": "fold"}
@@ -140,9 +156,24 @@ _PUT = frozenset(("blind", "bring_in", "call", "ante"))
 _KIND = {"b": "bet", "r": "raise", "p": "complete"}
 _CARDS = frozenset(r + s for r in RANKS for s in "cdhs")
 _LEGAL = {}
-# The start of a terse `act` as the referee writes it (tokens hold no quotes).
-_TERSE_ACT = re.compile(
-    r'\{"type":"act","id":(\d+),"table":(\d+),"hand":\d+,"events":"([^"]*)","legal":"([^"]*)"')
+# Stacks as a `hand_start` writes them (`20000,20000`): they reset every hand, so they repeat.
+_STACKS = {}
+_HAND_START = re.compile(
+    r'\{"type":"hand_start","table":(\d+),"hand":\d+,"seat":(\d+),"seats":\d+,"button":(\d+),'
+    r'"stacks":\[([0-9,]+)\]\}$')
+# Each line of the input: a terse `act` in the referee's exact form as its id, table, events and
+# legal actions (tokens hold no quotes), any other line whole.
+_LINES = re.compile(
+    r'^(?:\{"type":"act","id":(\d+),"table":(\d+),"hand":\d+,"events":"([^"]*)",'
+    r'"legal":"([^"]*)".*|(.*))$', re.MULTILINE)
+
+
+def _stacks(text):
+    """The stacks of a `hand_start` (`20000,20000`) as a tuple, remembered."""
+    stacks = _STACKS[text] = tuple(map(int, text.split(",")))
+    if len(_STACKS) > 64:
+        _STACKS.clear()
+    return stacks
 
 
 def _legal_fields(text):
@@ -163,7 +194,7 @@ def _legal_fields(text):
             bring_in = int(t[1:])
         else:
             lo, _, hi = t[1:].partition(":")
-            raise_ = {"kind": _KIND[k], "min_to": int(lo), "max_to": int(hi)}
+            raise_ = MappingProxyType({"kind": _KIND[k], "min_to": int(lo), "max_to": int(hi)})
     return fold, check, call, raise_, bring_in, discard
 _SHARE = {"w": "whole", "h": "high", "l": "low"}
 
@@ -232,39 +263,49 @@ class _Table:
     events come (a bet touches its seat's `bet`, `contributed`, `stack` and the `pot`; a round
     resets the bets and shows the draws completed), so a decision only sets `phase`."""
 
-    __slots__ = ("bot", "view", "seats", "discarded", "draw_game", "me", "hooked")
+    __slots__ = ("bot", "act", "view", "seats", "by_digit", "discarded", "draw", "draw_game",
+                 "me", "hooked")
 
     def __init__(self, bot):
         self.bot = bot
+        self.act = bot.act  # bound once: a decision is the hot path
         self.view = None
         # Whether the bot overrides hand_end (then terse events are expanded for it).
         self.hooked = type(bot).hand_end is not Bot.hand_end
 
-    def hand_start(self, h, draw_game):
-        n = h["seats"]
+    def hand_start(self, seat, button, stacks, draw_game):
+        """A new hand: `stacks` has one entry per seat."""
         self.draw_game = draw_game
-        self.discarded = [[0, 0, 0] for _ in range(n)]
-        self.me = h["seat"]
-        stacks = h["stacks"]
-        self.seats = [
-            {"stack": stacks[i], "bet": 0, "contributed": 0, "folded": False, "up": [],
-             "draws": []}
-            for i in range(n)
+        # Each seat's discard count in each draw (seat s, draw d at 3 * s + d), and the draw a
+        # discard now belongs to.
+        self.discarded = [0] * (3 * len(stacks))
+        self.draw = 0
+        self.me = seat
+        self.seats = seats = [
+            {"stack": s, "bet": 0, "contributed": 0, "folded": False, "up": [], "draws": []}
+            for s in stacks
         ]
+        # A terse token names its seat by one digit: the seat's dict without an int().
+        self.by_digit = dict(zip("01234567", seats))
         self.view = {
-            "seat": h["seat"], "round": 0, "phase": "bet", "button": h["button"], "pot": 0,
-            "cards": [], "board": None, "seats": self.seats,
+            "seat": seat, "round": 0, "phase": "bet", "button": button, "pot": 0,
+            "cards": [], "board": None, "seats": seats,
         }
 
     def _round(self, r):
         """A betting round starts: bets back to 0, and in triple draw the draws completed so far
-        (`r` of them) become visible."""
+        (`r` of them, at most 3) become visible."""
         self.view["round"] = r
-        done = min(r, 3) if self.draw_game else 0
-        for st, d in zip(self.seats, self.discarded):
-            st["bet"] = 0
-            if done:
-                st["draws"] = d[:done]
+        self.draw = r if r < 2 else 2
+        if self.draw_game and r:
+            d = self.discarded
+            done = r if r < 3 else 3
+            for i, st in enumerate(self.seats):
+                st["bet"] = 0
+                st["draws"] = d[3 * i:3 * i + done]
+        else:
+            for st in self.seats:
+                st["bet"] = 0
 
     def apply(self, events):
         """Events as JSON objects (full and compact messages)."""
@@ -300,7 +341,7 @@ class _Table:
             elif k == "fold":
                 seats[e["seat"]]["folded"] = True
             elif k == "discard":
-                self.discarded[e["seat"]][min(v["round"], 2)] = e["count"]
+                self.discarded[3 * e["seat"] + self.draw] = e["count"]
                 if e["seat"] == me and e["cards"]:
                     gone = set(e["cards"].split())
                     v["cards"] = [c for c in v["cards"] if c not in gone]
@@ -315,11 +356,14 @@ class _Table:
                 v["pot"] -= a
 
     def apply_terse(self, text):
-        """Events as a terse token string (protocol.md §14): one split, a letter per token."""
+        """Events as a terse token string (protocol.md §14): one split, then the first letter of
+        each token, the most frequent first (triple draw: deals, checks, discards, rounds,
+        bets). Amounts end in `!` only when all in, so `int` is tried first and the `!` cut
+        off when it refuses."""
         if not text:
             return
         v = self.view
-        seats = self.seats
+        by = self.by_digit
         for t in text.split(" "):
             k = t[0]
             if k == "D":
@@ -328,44 +372,61 @@ class _Table:
                     v["cards"].append(t[2:])
             elif k == "x":
                 pass
+            elif k == "X":
+                f = t.split(":")
+                self.discarded[3 * int(t[1]) + self.draw] = int(f[1])
+                if len(f) > 2 and f[2]:
+                    # Your discarded cards, written one after another: a rank never follows a
+                    # suit, so a card is in the string only where it was written.
+                    gone = f[2]
+                    v["cards"] = [c for c in v["cards"] if c not in gone]
+            elif k == "R":
+                # A betting round starts (as `_round`, written out: four a hand).
+                r = int(t[1:])
+                v["round"] = r
+                self.draw = r if r < 2 else 2
+                if r and self.draw_game:
+                    if r > 3:
+                        r = 3
+                    d = self.discarded
+                    i = 0
+                    for st in v["seats"]:
+                        st["bet"] = 0
+                        st["draws"] = d[i:i + r]
+                        i += 3
+                else:
+                    for st in v["seats"]:
+                        st["bet"] = 0
             elif k in "cSBIA":
-                a = t[3:]
-                if a[-1] == "!":
-                    a = a[:-1]
-                a = int(a)
-                st = seats[int(t[1])]
+                try:
+                    a = int(t[3:])
+                except ValueError:
+                    a = int(t[3:-1])
+                st = by[t[1]]
                 st["contributed"] += a
                 st["stack"] -= a
                 v["pot"] += a
                 if k != "A":
                     st["bet"] += a
             elif k in "brp":
-                to = t[3:]
-                if to[-1] == "!":
-                    to = to[:-1]
-                to = int(to)
-                st = seats[int(t[1])]
+                try:
+                    to = int(t[3:])
+                except ValueError:
+                    to = int(t[3:-1])
+                st = by[t[1]]
                 add = to - st["bet"]
                 st["bet"] = to
                 st["contributed"] += add
                 st["stack"] -= add
                 v["pot"] += add
-            elif k == "R":
-                self._round(int(t[1:]))
-            elif k == "X":
-                count, _, gone = t[3:].partition(":")
-                self.discarded[int(t[1])][min(v["round"], 2)] = int(count)
-                if gone:
-                    gone = {gone[i:i + 2] for i in range(0, len(gone), 2)}
-                    v["cards"] = [c for c in v["cards"] if c not in gone]
             elif k == "U":
-                seats[int(t[1])]["up"].append(t[2:])
+                by[t[1]]["up"].append(t[2:])
             elif k == "f":
-                seats[int(t[1])]["folded"] = True
+                by[t[1]]["folded"] = True
             elif k == "C":
                 v["board"] = t[1:]
             elif k == "T":
-                st = seats[int(t[1])]
+                st = by[t[1]]
                 a = int(t[3:])
                 st["bet"] -= a
                 st["contributed"] -= a
@@ -386,28 +447,39 @@ _SIMPLE = {
 }
 
 
+_HEAD = '{"type":"action","id":'
+
+
 def _reply(rid, action, dumps=json.dumps):
-    """The reply line. The actions the `Legal` helpers build are formatted directly (json.dumps
-    costs more than the rest of a reply); anything else goes through json.dumps."""
-    head = '{"type":"action","id":%d' % rid
+    """The reply line to the request of id `rid` (its digits, as the request wrote them). The
+    actions the `Legal` helpers build are formatted directly (json.dumps costs more than the
+    rest of a reply); anything else goes through json.dumps."""
     if type(action) is dict:
-        kind = action.get("type")
         n = len(action)
-        if n == 1 and kind in _SIMPLE:
-            return head + _SIMPLE[kind]
-        if n == 2 and kind == "raise" and type(action.get("to")) is int:
-            return head + ',"action":{"type":"raise","to":%d}}\n' % action["to"]
-        if n == 2 and kind == "discard" and type(action.get("cards")) is list:
-            cards = action["cards"]
-            # Written by hand only when every item is a card string (nothing to escape).
-            try:
-                cards_only = _CARDS.issuperset(cards)
-            except TypeError:  # an unhashable item
-                cards_only = False
-            if cards_only:
-                return head + ',"action":{"type":"discard","cards":[%s]}}\n' % (
-                    '"' + '","'.join(cards) + '"' if cards else "")
-    return head + ',"action":%s}\n' % dumps(action, separators=(",", ":"))
+        if n == 1:
+            tail = _SIMPLE.get(action.get("type"))
+            if tail is not None:
+                return _HEAD + rid + tail
+        elif n == 2:
+            kind = action.get("type")
+            if kind == "discard":
+                cards = action.get("cards")
+                if type(cards) is list:
+                    # Written by hand only when every item is a card string (nothing to escape).
+                    try:
+                        cards_only = _CARDS.issuperset(cards)
+                    except TypeError:  # an unhashable item
+                        cards_only = False
+                    if cards_only:
+                        if cards:
+                            return (_HEAD + rid + ',"action":{"type":"discard","cards":["'
+                                    + '","'.join(cards) + '"]}}\n')
+                        return _HEAD + rid + ',"action":{"type":"discard","cards":[]}}\n'
+            elif kind == "raise":
+                to = action.get("to")
+                if type(to) is int:
+                    return _HEAD + rid + ',"action":{"type":"raise","to":' + str(to) + "}}\n"
+    return "%s%s,\"action\":%s}\n" % (_HEAD, rid, dumps(action, separators=(",", ":")))
 
 
 def run(bot_class, name, version=None, games=None, concurrency=16, compact=True, verify=False,
@@ -430,8 +502,21 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
     pending = b""
     loads = json.loads
     scan = json.JSONDecoder().scan_once
-    skip_ends = isinstance(bot_class, type) and bot_class.hand_end is Bot.hand_end
-    terse_act = _TERSE_ACT.match
+    # Without hooks the SDK does not decode what only the hooks would read.
+    plain = isinstance(bot_class, type)
+    skip_ends = plain and bot_class.hand_end is Bot.hand_end
+    quick_starts = plain and bot_class.hand_start is Bot.hand_start
+    hand_start = _HAND_START.match
+
+    def new_table(key):
+        t = tables[key] = _Table(bot_class())
+        if match is not None:
+            t.bot.match_start(match)
+        return t
+
+    split_lines = _LINES.findall
+    legal_get = _LEGAL.get
+    draw_game = False
     while True:
         try:
             chunk = os.read(fd, 1 << 16)
@@ -443,25 +528,38 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
         cut = pending.rfind(b"\n")
         if cut < 0:
             continue
-        lines = pending[:cut].decode("utf-8").split("\n")
+        text = pending[:cut].decode("utf-8")
         pending = pending[cut + 1:]
         replies = []
         done = False
-        for line in lines:
-            # Without a hand_end hook nobody reads a hand's last events: not even decoded.
-            if skip_ends and line.startswith('{"type":"hand_end"'):
-                continue
+        for rid, table, events, legal, line in split_lines(text):
             # A terse `act` in the referee's exact form is read by one regular expression (no
-            # JSON object needed: the id, the table and the two token strings); anything else
-            # is JSON.
-            m = terse_act(line)
-            if m is not None:
-                rid, table, events, legal = m.groups()
-                t = tables[int(table)]
+            # JSON object needed: the id, the table and the two token strings); so is a
+            # `hand_start` when the bot has no hook for it; anything else is JSON.
+            if rid:
+                t = tables[table]
                 t.apply_terse(events)
-                legal = Legal.parse(legal)
-                replies.append(_reply(int(rid), t.bot.act(t.current(legal), legal)))
+                legal = legal_get(legal) or Legal.parse(legal)
+                v = t.view
+                v["phase"] = "bet" if legal.discard is None else "draw"
+                replies.append(_reply(rid, t.act(v, legal)))
                 continue
+            if not line:
+                continue
+            if line.startswith('{"type":"hand_'):
+                if line[14] == "e":
+                    # Without a hand_end hook nobody reads a hand's last events: not even
+                    # decoded.
+                    if skip_ends:
+                        continue
+                elif quick_starts:
+                    m = hand_start(line)
+                    if m is not None:
+                        key, seat, button, stacks = m.groups()
+                        t = tables.get(key) or new_table(key)
+                        t.hand_start(int(seat), int(button),
+                                     _STACKS.get(stacks) or _stacks(stacks), draw_game)
+                        continue
             try:
                 msg, end = scan(line, 0)
                 if end != len(line):
@@ -470,7 +568,7 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
                 msg = loads(line)
             kind = msg["type"]
             if kind == "act":
-                t = tables[msg.get("table", 0)]
+                t = tables[str(msg.get("table", 0))]
                 events = msg["events"]
                 if type(events) is str:
                     t.apply_terse(events)
@@ -483,18 +581,14 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
                     view = t.current(legal)
                 elif verify and t.current(legal) != view:
                     raise AssertionError("view kept %r != sent %r" % (t.view, view))
-                replies.append(_reply(msg["id"], t.bot.act(view, legal)))
+                replies.append(_reply(str(msg["id"]), t.bot.act(view, legal)))
             elif kind == "hand_start":
-                key = msg.get("table", 0)
-                t = tables.get(key)
-                if t is None:
-                    t = tables[key] = _Table(bot_class())
-                    if match is not None:
-                        t.bot.match_start(match)
-                t.hand_start(msg, match is not None and match["game"]["variant"] == "triple-draw")
+                key = str(msg.get("table", 0))
+                t = tables.get(key) or new_table(key)
+                t.hand_start(msg["seat"], msg["button"], msg["stacks"], draw_game)
                 t.bot.hand_start(msg)
             elif kind == "hand_end":
-                t = tables.get(msg.get("table", 0))
+                t = tables.get(str(msg.get("table", 0)))
                 # Nobody reads the last events of a hand unless the bot has a hand_end hook.
                 if t is not None and t.hooked:
                     if type(msg["events"]) is str:
@@ -516,6 +610,7 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
                 replies.append(json.dumps(hello) + "\n")
             elif kind == "match_start":
                 match = msg
+                draw_game = match["game"]["variant"] == "triple-draw"
                 for t in tables.values():
                     t.bot.match_start(match)
             elif kind == "match_end":

@@ -863,6 +863,27 @@ fn the_python_sdk_expands_terse_events_into_the_referees_json() {
     );
 }
 
+/// The Python SDK's hand-written fast paths say what the obvious code says: every reply it formats
+/// by hand equals json.dumps of the action, terse legal strings parse into their fields, and the
+/// `Legal` objects that decisions share cannot be changed (the fixture counts its checks).
+#[test]
+fn the_python_sdks_fast_paths_agree_with_json() {
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python");
+    let units = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sdk_units.py");
+    let out = std::process::Command::new(python())
+        .arg(units)
+        .arg(&sdk)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let checks: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert!(checks > 100, "{checks} checks");
+}
+
 /// A match of `bots` with `threads` workers, duplicate or not.
 fn match_of(name: &str, bots: &[String], threads: usize, duplicate: bool) -> Run {
     let out = tmp(name);
