@@ -168,6 +168,11 @@ _LINES = re.compile(
     r'"legal":"([^"]*)".*|(.*))$', re.MULTILINE)
 
 
+def _json_lines(text):
+    """The lines of `text` in the shape `_LINES.findall` gives them, all as other lines."""
+    return [("", "", "", "", line) for line in text.split("\n")]
+
+
 def _stacks(text):
     """The stacks of a `hand_start` (`20000,20000`) as a tuple, remembered."""
     stacks = _STACKS[text] = tuple(map(int, text.split(",")))
@@ -514,7 +519,8 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
             t.bot.match_start(match)
         return t
 
-    split_lines = _LINES.findall
+    # Until terse messages are agreed, every line is read as JSON.
+    split_lines = _json_lines
     legal_get = _LEGAL.get
     draw_game = False
     while True:
@@ -607,6 +613,8 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
                     hello["concurrency"] = max(1, concurrency)
                     if compact:
                         hello["messages"] = "terse" if terse and minor >= 2 else "compact"
+                        if terse and minor >= 2:
+                            split_lines = _LINES.findall
                 replies.append(json.dumps(hello) + "\n")
             elif kind == "match_start":
                 match = msg
