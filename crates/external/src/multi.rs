@@ -25,6 +25,10 @@ use pitboss_arena::player::Fault;
 
 struct Pending {
     table: u32,
+    /// The decision time plus the bank when the request was queued.
+    limit: Duration,
+    /// When the request was written, and `sent + limit`: set by [`Mux::stamp`] at the flush that
+    /// writes it (until then a placeholder).
     sent: Instant,
     deadline: Instant,
 }
@@ -41,6 +45,12 @@ impl Pendings {
     fn remove(&mut self, id: &u64) -> Option<Pending> {
         let i = self.0.iter().position(|(k, _)| k == id)?;
         Some(self.0.swap_remove(i).1)
+    }
+    /// The requests queued since the last flush: the last `n` (only pushes happen between two
+    /// flushes; removals come with `collect`, after the flush).
+    fn newest(&mut self, n: usize) -> impl Iterator<Item = &mut Pending> {
+        let from = self.0.len().saturating_sub(n);
+        self.0[from..].iter_mut().map(|(_, p)| p)
     }
     fn drain(&mut self) -> std::vec::Drain<'_, (u64, Pending)> {
         self.0.drain(..)
@@ -83,6 +93,23 @@ pub struct Mux {
     stale: u32,
     buf: Vec<u8>,
     lines: Batch,
+    /// Requests queued but not yet written (the last entries of `pending`): their clocks start
+    /// at the flush, with one clock read for the whole batch.
+    unstamped: usize,
+    /// The placeholder `sent` of a request until its flush (never used as a start time).
+    born: Instant,
+    /// Reply statistics of one `collect`, added to the shared report once per call rather than
+    /// under its lock at every reply.
+    tally: Tally,
+}
+
+/// Counts for the shared [`super::player::Report`], gathered over one `collect`.
+#[derive(Default)]
+struct Tally {
+    decisions: u64,
+    total_us: u64,
+    max_us: u64,
+    out_of_order: u64,
 }
 
 impl Mux {
@@ -112,6 +139,41 @@ impl Mux {
             stale: 0,
             buf: Vec::with_capacity(4096),
             lines: Batch::default(),
+            unstamped: 0,
+            born: Instant::now(),
+            tally: Tally::default(),
+        }
+    }
+
+    /// Starts the clocks of the requests queued since the last flush at `now` (just before the
+    /// write that sends them), and notes the most requests in flight: between two flushes the
+    /// pending requests only grow, so their count here is the window's peak.
+    fn stamp(&mut self, now: Instant) {
+        if self.unstamped == 0 {
+            return;
+        }
+        for p in self.pending.newest(self.unstamped) {
+            p.sent = now;
+            p.deadline = now + p.limit;
+        }
+        self.unstamped = 0;
+        let n = self.pending.len() as u32;
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.max_in_flight = rep.max_in_flight.max(n);
+        }
+    }
+
+    /// Adds the tally of this `collect` to the shared report (one lock).
+    fn report(&mut self) {
+        let t = std::mem::take(&mut self.tally);
+        if t.decisions == 0 && t.out_of_order == 0 {
+            return;
+        }
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.decisions += t.decisions;
+            rep.total_us += t.total_us;
+            rep.max_us = rep.max_us.max(t.max_us);
+            rep.out_of_order += t.out_of_order;
         }
     }
 
@@ -130,6 +192,7 @@ impl Mux {
         self.down = Some(f.kind);
         self.timeouts = 0;
         self.stale = 0;
+        self.unstamped = 0;
         for (_, p) in self.pending.drain() {
             self.answers.push((p.table, Err(f.clone())));
         }
@@ -181,8 +244,8 @@ impl Mux {
         Ok(())
     }
 
-    /// One reply line.
-    fn settle(&mut self, line: &[u8]) {
+    /// One reply line, read by `now`.
+    fn settle(&mut self, line: &[u8], now: Instant) {
         let reply = pitboss_protocol::parse_reply(line);
         let id = match &reply {
             Ok(FromBot::Action(a)) => a.id,
@@ -229,12 +292,10 @@ impl Mux {
             );
             return self.stop(&f);
         };
-        let took = p.sent.elapsed();
+        let took = now.saturating_duration_since(p.sent);
         self.charge(took);
         if self.pending.keys().any(|&older| older < id) {
-            if let Ok(mut rep) = self.shared.report.lock() {
-                rep.out_of_order += 1;
-            }
+            self.tally.out_of_order += 1;
         }
         let answer = match reply {
             Ok(FromBot::Action(a)) if a.table.is_some_and(|t| t != p.table) => Err(Fault::new(
@@ -248,12 +309,10 @@ impl Mux {
             Ok(FromBot::Action(a)) => {
                 self.timeouts = 0;
                 self.stale = 0;
-                if let Ok(mut rep) = self.shared.report.lock() {
-                    let us = took.as_micros() as u64;
-                    rep.decisions += 1;
-                    rep.total_us += us;
-                    rep.max_us = rep.max_us.max(us);
-                }
+                let us = took.as_micros() as u64;
+                self.tally.decisions += 1;
+                self.tally.total_us += us;
+                self.tally.max_us = self.tally.max_us.max(us);
                 Ok(a.action)
             }
             Ok(FromBot::Hello(_)) => unreachable!("handled above"),
@@ -360,19 +419,16 @@ impl MultiProcess for Mux {
             terse: s.terse,
         };
         s.queue_with(|buf| out.write(buf));
-        let now = Instant::now();
         self.pending.insert(
             id,
             Pending {
                 table,
-                sent: now,
-                deadline: now + Duration::from_millis(self.shared.decision_ms + bank),
+                limit: Duration::from_millis(self.shared.decision_ms + bank),
+                sent: self.born,
+                deadline: self.born,
             },
         );
-        let n = self.pending.len() as u32;
-        if let Ok(mut rep) = self.shared.report.lock() {
-            rep.max_in_flight = rep.max_in_flight.max(n);
-        }
+        self.unstamped += 1;
         Ok(())
     }
 
@@ -410,11 +466,19 @@ impl MultiProcess for Mux {
 
     fn flush(&mut self) {
         let budget = self.budget();
-        let Some(s) = self.session.as_mut() else {
+        let Some(s) = self.session.as_ref() else {
             return;
         };
-        if let Err(f) = s.flush(budget) {
-            self.stop(&f);
+        if !s.has_queued() {
+            return;
+        }
+        // One clock read for the batch: every request in it starts its clock at this write.
+        let now = Instant::now();
+        self.stamp(now);
+        if let Some(s) = self.session.as_mut() {
+            if let Err(f) = s.flush(now, budget) {
+                self.stop(&f);
+            }
         }
     }
 
@@ -430,23 +494,29 @@ impl MultiProcess for Mux {
     }
 
     fn collect(&mut self, out: &mut Vec<(u32, Result<Action, Fault>)>) {
+        let mut now = None;
         if let Some(s) = self.session.as_mut() {
             let mut lines = std::mem::take(&mut self.lines);
             lines.clear();
             // What has arrived, now: a partial line is not waited for (its end comes later).
             let read = s.read_ready(&mut lines, Duration::ZERO);
+            // One clock read for the batch: its replies all arrived by now.
+            let t = *now.insert(Instant::now());
+            // A request queued without a flush (the driver flushes before it waits) starts here.
+            self.stamp(t);
             for i in 0..lines.len() {
                 if self.session.is_none() {
                     break;
                 }
-                self.settle(lines.get(i));
+                self.settle(lines.get(i), t);
             }
             self.lines = lines;
             if let Err(f) = read {
                 self.stop(&f);
             }
         }
-        let now = Instant::now();
+        let now = now.unwrap_or_else(Instant::now);
+        self.stamp(now);
         let late: Vec<u64> = self
             .pending
             .iter()
@@ -457,13 +527,13 @@ impl MultiProcess for Mux {
             let Some(p) = self.pending.remove(&id) else {
                 continue;
             };
-            self.charge(p.sent.elapsed());
+            self.charge(now.saturating_duration_since(p.sent));
             let f = Fault::new(
                 FaultKind::Timeout,
                 format!(
                     "no reply to request {id} (table {}) within {} ms",
                     p.table,
-                    (p.deadline - p.sent).as_millis()
+                    p.limit.as_millis()
                 ),
             );
             self.shared.record(&f);
@@ -485,6 +555,7 @@ impl MultiProcess for Mux {
                 s.idle();
             }
         }
+        self.report();
         out.append(&mut self.answers);
     }
 
