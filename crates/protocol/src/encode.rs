@@ -92,17 +92,22 @@ fn card(out: &mut Vec<u8>, c: Card) {
     ]);
 }
 
-fn card_set(out: &mut Vec<u8>, s: CardSet) {
-    // In card order (as `Display` writes it): the set's few cards sorted, rather than a test of
-    // all 52 cards.
-    let mut v = [Card::from_index(0); 52];
+/// The cards of `s` in card order (as `Display` and [`CardSet::sorted`] give them), in `buf`: the
+/// set's few cards sorted, rather than a test of all 52 cards.
+pub(crate) fn sorted_cards(s: CardSet, buf: &mut [Card; 52]) -> &[Card] {
     let mut n = 0;
     for c in s.iter() {
-        v[n] = c;
+        buf[n] = c;
         n += 1;
     }
-    let v = &mut v[..n];
+    let v = &mut buf[..n];
     v.sort_unstable();
+    v
+}
+
+fn card_set(out: &mut Vec<u8>, s: CardSet) {
+    let mut buf = [Card::from_index(0); 52];
+    let v = sorted_cards(s, &mut buf);
     out.push(b'"');
     for (i, c) in v.iter().enumerate() {
         if i > 0 {
@@ -506,6 +511,32 @@ pub(crate) mod tests {
 
     fn set(s: &str) -> CardSet {
         pitboss_cards::parse_cards(s).unwrap().iter().collect()
+    }
+
+    #[test]
+    fn uint_writes_decimal_digits() {
+        let mut out = Vec::new();
+        for v in (0..20_000).chain([99_999, 100_000, u64::from(u32::MAX), u64::MAX]) {
+            out.clear();
+            out.push(b'x');
+            uint(&mut out, v);
+            assert_eq!(out, format!("x{v}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn sorted_cards_is_card_order() {
+        let mut buf = [Card::from_index(0); 52];
+        for cs in ["", "As", "Kd2c7h7cAs", "2c2d2h2s3c", "AsAhAdAcKsQsJsTs9s"] {
+            let s = set(cs);
+            assert_eq!(
+                sorted_cards(s, &mut buf),
+                s.sorted().collect::<Vec<_>>(),
+                "{cs}"
+            );
+        }
+        let all: CardSet = Card::all().collect();
+        assert_eq!(sorted_cards(all, &mut buf), Card::all().collect::<Vec<_>>());
     }
 
     /// Every event variant, with both values of every flag and option.

@@ -13,7 +13,7 @@
 
 use pitboss_cards::{Card, CardSet, Rank, Suit};
 
-use crate::encode::uint;
+use crate::encode::{sorted_cards, uint};
 use crate::messages::{Blind, Event, FaultKind, LegalActions, RaiseKind, RaiseOption, Share};
 
 /// A token that is not terse protocol: the token, for the error message.
@@ -28,8 +28,11 @@ fn push_card(out: &mut Vec<u8>, c: Card) {
     ]);
 }
 
+/// The cards in card order ([`CardSet::sorted`] tests all 52 cards: that loop was half of
+/// [`write_event`]'s instructions in a triple-draw match).
 fn push_set(out: &mut Vec<u8>, s: CardSet) {
-    for c in s.sorted() {
+    let mut buf = [Card::from_index(0); 52];
+    for &c in sorted_cards(s, &mut buf) {
         push_card(out, c);
     }
 }
