@@ -55,6 +55,9 @@ impl Pendings {
     }
     /// The request `id`, and whether an older request is still pending.
     fn remove(&mut self, id: u64) -> Option<(Pending, bool)> {
+        if self.by_id.front().is_some_and(|(k, _)| *k == id) {
+            return self.by_id.pop_front().map(|(_, p)| (p, false));
+        }
         let i = self.by_id.binary_search_by_key(&id, |(k, _)| *k).ok()?;
         let (_, p) = self.by_id.remove(i)?;
         Some((p, i > 0))
