@@ -11,7 +11,7 @@
 //! Seats are one digit (a table has at most 8 seats), cards two characters (`Td`), card sets the
 //! cards written one after the other (`2c3d7h`), amounts decimal chips.
 
-use pitboss_cards::{Card, CardSet, Rank, Suit};
+use pitboss_cards::{Card, CardSet};
 
 use crate::encode::{sorted_cards, uint};
 use crate::messages::{Blind, Event, FaultKind, LegalActions, RaiseKind, RaiseOption, Share};
@@ -254,10 +254,7 @@ impl<'a> Tok<'a> {
     fn card(&mut self) -> Option<Card> {
         let (r, s) = (*self.s.get(self.at)?, *self.s.get(self.at + 1)?);
         self.at += 2;
-        Some(Card::new(
-            Rank::from_char(r as char)?,
-            Suit::from_char(s as char)?,
-        ))
+        crate::scan::card_of(r, s)
     }
 
     fn set(&mut self) -> Option<CardSet> {
