@@ -587,7 +587,7 @@ fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
 }
 
 /// A terse token string: its text between the quotes (no escapes: else serde reads the line).
-fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a str> {
+fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a [u8]> {
     p.lit(b"\"")?;
     let rest = &p.b[p.i..];
     let n = memchr::memchr(b'"', rest)?;
@@ -596,7 +596,9 @@ fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a str> {
         return None;
     }
     p.i += n + 1;
-    std::str::from_utf8(text).ok()
+    // Not checked as UTF-8: the token readers accept ASCII only, so bytes that are not UTF-8
+    // fail there (and the line goes to serde, as it did when this check refused it).
+    Some(text)
 }
 
 /// A compact `act` (no view) in the referee's exact form, its events into `events` (cleared
@@ -612,13 +614,13 @@ fn fast_act(line: &[u8], mut events: Vec<Event>) -> Option<ActIn> {
     events.clear();
     let terse = p.b.get(p.i) == Some(&b'"');
     if terse {
-        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+        crate::terse::parse_events_bytes(fast_terse(&mut p)?, &mut events).ok()?;
     } else {
         p.array(&mut events, fast_event)?;
     }
     p.lit(b",\"legal\":")?;
     let legal = if terse {
-        crate::terse::parse_legal(fast_terse(&mut p)?).ok()?
+        crate::terse::parse_legal_bytes(fast_terse(&mut p)?).ok()?
     } else {
         fast_legal(&mut p)?
     };
@@ -678,7 +680,7 @@ fn fast_hand_end(line: &[u8]) -> Option<HandEndIn> {
     p.lit(b",\"events\":")?;
     let mut events = Vec::new();
     if p.b.get(p.i) == Some(&b'"') {
-        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+        crate::terse::parse_events_bytes(fast_terse(&mut p)?, &mut events).ok()?;
     } else {
         p.array(&mut events, fast_event)?;
     }
@@ -1158,6 +1160,24 @@ mod tests {
             r#"{"type":"act","id":1,"hand":0,"events":[{"event":"fold","seat":300}],"legal":{"fold":true,"check":false,"call":null,"raise":null,"bring_in":null,"discard":null},"clock":{"decision_ms":1,"bank_ms":1}}"#,
         ] {
             assert!(fast_act(line.as_bytes(), Vec::new()).is_none(), "{line}");
+        }
+    }
+
+    #[test]
+    fn terse_strings_that_are_not_ascii_go_to_serde() {
+        let line = |events: &[u8]| {
+            let mut l = br#"{"type":"act","id":1,"table":0,"hand":1,"events":""#.to_vec();
+            l.extend_from_slice(events);
+            l.extend_from_slice(
+                br#"","legal":"x b100:100","clock":{"decision_ms":1000,"bank_ms":10000}}"#,
+            );
+            l
+        };
+        assert!(fast_act(&line(b"x0 D1"), Vec::new()).is_some());
+        // Not UTF-8, or UTF-8 but not ASCII: not read by hand (serde then decides).
+        let bad: [&[u8]; 3] = [b"x0 \xff", b"x0 \xc3\xa9", b"E1:\xc3\xa9"];
+        for b in bad {
+            assert!(fast_act(&line(b), Vec::new()).is_none(), "{b:?}");
         }
     }
 
