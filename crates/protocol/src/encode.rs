@@ -101,8 +101,15 @@ pub fn uint(out: &mut Vec<u8>, v: u64) {
         short(out, v / 10_000);
         out.extend_from_slice(&four(v % 10_000));
     } else {
-        out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        uint_long(out, v);
     }
+}
+
+/// [`uint`] from 10^8 up (rare: kept out of line, so that `uint` itself needs no stack buffer).
+#[cold]
+#[inline(never)]
+fn uint_long(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 #[inline]
