@@ -281,10 +281,10 @@ impl Io {
     /// call, and memory stays bounded).
     async fn read_ready(&mut self, out: &mut Batch, budget: Duration) -> Result<(), Fault> {
         while out.len() < READ_BATCH {
-            let got = if self.reader.has_line() {
-                // A whole line is buffered: `next_line` returns it without reading, so no timer
-                // (a timer reads the clock).
-                Ok(self.reader.next_line().await)
+            let got = if let Some(got) = self.reader.buffered_line() {
+                // A whole line was buffered: taken without reading, so no timer (a timer reads
+                // the clock).
+                Ok(got)
             } else if fd_readable(self.stdout_fd) {
                 // The timer is needed even with a zero budget: waiting on it turns the runtime's
                 // I/O driver, which is what marks the pipe readable again after a short read (a
