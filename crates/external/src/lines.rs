@@ -43,38 +43,49 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Waits for the next complete line (without its newline), available through [`Self::line`].
     /// Cancel-safe: a partial line is kept for the next call.
     pub async fn next_line(&mut self) -> Result<(), LineError> {
-        if self.complete {
-            self.line.clear();
-            self.complete = false;
-        }
         loop {
-            let avail = &self.buf[self.start..self.end];
-            if let Some(i) = memchr::memchr(b'\n', avail) {
-                if self.line.len() + i > MAX_LINE {
-                    self.start += i + 1;
-                    self.keep_head();
-                    return Err(LineError::TooLong);
-                }
-                self.line.extend_from_slice(&avail[..i]);
-                self.start += i + 1;
-                self.complete = true;
-                return Ok(());
+            if let Some(got) = self.buffered_line() {
+                return got;
             }
-            if self.line.len() + avail.len() > MAX_LINE {
-                self.line.extend_from_slice(&avail[..avail.len().min(512)]);
-                self.start = self.end;
-                self.keep_head();
-                return Err(LineError::TooLong);
-            }
-            self.line.extend_from_slice(avail);
-            self.start = 0;
-            self.end = 0;
             match self.inner.read(&mut self.buf).await {
                 Ok(0) => return Err(LineError::Eof),
                 Ok(n) => self.end = n,
                 Err(e) => return Err(LineError::Io(e)),
             }
         }
+    }
+
+    /// The next line if its end is already buffered, without reading (as [`Self::next_line`]
+    /// would return it); `None` when the buffer holds no newline: its bytes are then kept as the
+    /// start of the line, for the next call. One search of the buffer, where [`Self::has_line`]
+    /// and then [`Self::next_line`] made two.
+    pub fn buffered_line(&mut self) -> Option<Result<(), LineError>> {
+        if self.complete {
+            self.line.clear();
+            self.complete = false;
+        }
+        let avail = &self.buf[self.start..self.end];
+        if let Some(i) = memchr::memchr(b'\n', avail) {
+            if self.line.len() + i > MAX_LINE {
+                self.start += i + 1;
+                self.keep_head();
+                return Some(Err(LineError::TooLong));
+            }
+            self.line.extend_from_slice(&avail[..i]);
+            self.start += i + 1;
+            self.complete = true;
+            return Some(Ok(()));
+        }
+        if self.line.len() + avail.len() > MAX_LINE {
+            self.line.extend_from_slice(&avail[..avail.len().min(512)]);
+            self.start = self.end;
+            self.keep_head();
+            return Some(Err(LineError::TooLong));
+        }
+        self.line.extend_from_slice(avail);
+        self.start = 0;
+        self.end = 0;
+        None
     }
 
     fn keep_head(&mut self) {
@@ -160,6 +171,16 @@ mod tests {
                 seen.push(r.line().to_vec());
             }
             assert!(seen.contains(&b"ok".to_vec()));
+            // Without reading: a whole line, then nothing (the partial line is kept).
+            let mut r = LineReader::new(b"ab\ncd\nef".as_slice());
+            assert!(r.buffered_line().is_none(), "nothing read yet");
+            r.next_line().await.unwrap();
+            assert_eq!(r.line(), b"ab");
+            assert!(matches!(r.buffered_line(), Some(Ok(()))));
+            assert_eq!(r.line(), b"cd");
+            assert!(r.buffered_line().is_none());
+            assert!(!r.has_line());
+            assert!(matches!(r.next_line().await, Err(LineError::Eof)));
         });
     }
 }

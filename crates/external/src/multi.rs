@@ -8,6 +8,7 @@
 //! same restart limit as in version 1. Tables that were mid-hand then get "down" faults until
 //! their own next hand.
 
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,40 +26,80 @@ use pitboss_arena::player::Fault;
 
 struct Pending {
     table: u32,
+    /// The decision time plus the bank when the request was queued.
+    limit: Duration,
+    /// When the request was written, and `sent + limit`: set by [`Mux::stamp`] at the flush that
+    /// writes it (until then a placeholder).
     sent: Instant,
     deadline: Instant,
 }
 
-/// The requests waiting for a reply, by id: at most `MAX_CONCURRENCY`, so a vector searched in
-/// order (a hash map's SipHash showed in the referee's instruction profile).
+/// The requests waiting for a reply, in the order sent (ids increase: one process's requests,
+/// and the set is empty when a new process starts): at most `MAX_CONCURRENCY`. A reply is found by
+/// binary search, it is out of order exactly when it is not the first, and replies mostly come in
+/// order, so it is mostly taken from the front. (A hash map's SipHash showed in the referee's
+/// instruction profile, and then a vector's linear searches, with 64 tables in flight.)
 #[derive(Default)]
-struct Pendings(Vec<(u64, Pending)>);
+struct Pendings {
+    by_id: VecDeque<(u64, Pending)>,
+    /// At most the earliest deadline of the requests (`None`: none written yet). A bound, not
+    /// the minimum: it is lowered when requests are written and raised only when the requests
+    /// are scanned for late ones, which is needed only once it has passed.
+    soonest: Option<Instant>,
+}
 
 impl Pendings {
     fn insert(&mut self, id: u64, p: Pending) {
-        self.0.push((id, p));
+        debug_assert!(self.by_id.back().is_none_or(|(last, _)| *last < id));
+        self.by_id.push_back((id, p));
     }
-    fn remove(&mut self, id: &u64) -> Option<Pending> {
-        let i = self.0.iter().position(|(k, _)| k == id)?;
-        Some(self.0.swap_remove(i).1)
+    /// The request `id`, and whether an older request is still pending.
+    fn remove(&mut self, id: u64) -> Option<(Pending, bool)> {
+        if self.by_id.front().is_some_and(|(k, _)| *k == id) {
+            return self.by_id.pop_front().map(|(_, p)| (p, false));
+        }
+        let i = self.by_id.binary_search_by_key(&id, |(k, _)| *k).ok()?;
+        let (_, p) = self.by_id.remove(i)?;
+        Some((p, i > 0))
     }
-    fn drain(&mut self) -> std::vec::Drain<'_, (u64, Pending)> {
-        self.0.drain(..)
+    fn drain(&mut self) -> std::collections::vec_deque::Drain<'_, (u64, Pending)> {
+        self.soonest = None;
+        self.by_id.drain(..)
     }
-    fn keys(&self) -> impl Iterator<Item = &u64> {
-        self.0.iter().map(|(k, _)| k)
+    /// Starts the clocks of the last `n` requests (those queued since the last flush: only
+    /// pushes happen between two flushes; removals come with `collect`, after the flush).
+    fn stamp(&mut self, n: usize, now: Instant) {
+        let from = self.by_id.len().saturating_sub(n);
+        for (_, p) in self.by_id.range_mut(from..) {
+            p.sent = now;
+            p.deadline = now + p.limit;
+            self.soonest = Some(self.soonest.map_or(p.deadline, |s| s.min(p.deadline)));
+        }
     }
-    fn values(&self) -> impl Iterator<Item = &Pending> {
-        self.0.iter().map(|(_, p)| p)
+    /// The ids of the requests whose deadline is at or before `now`, in `late`; the bound on the
+    /// deadlines is then the exact earliest deadline of the others.
+    fn late(&mut self, now: Instant, late: &mut Vec<u64>) {
+        if self.soonest.is_none_or(|s| s > now) {
+            return;
+        }
+        self.soonest = None;
+        for (id, p) in &self.by_id {
+            if p.deadline <= now {
+                late.push(*id);
+            } else {
+                self.soonest = Some(self.soonest.map_or(p.deadline, |s| s.min(p.deadline)));
+            }
+        }
     }
-    fn iter(&self) -> impl Iterator<Item = (&u64, &Pending)> {
-        self.0.iter().map(|(k, p)| (k, p))
+    /// At most the earliest deadline of a pending request.
+    fn soonest(&self) -> Option<Instant> {
+        self.soonest.filter(|_| !self.is_empty())
     }
     fn len(&self) -> usize {
-        self.0.len()
+        self.by_id.len()
     }
     fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.by_id.is_empty()
     }
 }
 
@@ -83,6 +124,23 @@ pub struct Mux {
     stale: u32,
     buf: Vec<u8>,
     lines: Batch,
+    /// Requests queued but not yet written (the last entries of `pending`): their clocks start
+    /// at the flush, with one clock read for the whole batch.
+    unstamped: usize,
+    /// The placeholder `sent` of a request until its flush (never used as a start time).
+    born: Instant,
+    /// Reply statistics of one `collect`, added to the shared report once per call rather than
+    /// under its lock at every reply.
+    tally: Tally,
+}
+
+/// Counts for the shared [`super::player::Report`], gathered over one `collect`.
+#[derive(Default)]
+struct Tally {
+    decisions: u64,
+    total_us: u64,
+    max_us: u64,
+    out_of_order: u64,
 }
 
 impl Mux {
@@ -112,6 +170,38 @@ impl Mux {
             stale: 0,
             buf: Vec::with_capacity(4096),
             lines: Batch::default(),
+            unstamped: 0,
+            born: Instant::now(),
+            tally: Tally::default(),
+        }
+    }
+
+    /// Starts the clocks of the requests queued since the last flush at `now` (just before the
+    /// write that sends them), and notes the most requests in flight: between two flushes the
+    /// pending requests only grow, so their count here is the window's peak.
+    fn stamp(&mut self, now: Instant) {
+        if self.unstamped == 0 {
+            return;
+        }
+        self.pending.stamp(self.unstamped, now);
+        self.unstamped = 0;
+        let n = self.pending.len() as u32;
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.max_in_flight = rep.max_in_flight.max(n);
+        }
+    }
+
+    /// Adds the tally of this `collect` to the shared report (one lock).
+    fn report(&mut self) {
+        let t = std::mem::take(&mut self.tally);
+        if t.decisions == 0 && t.out_of_order == 0 {
+            return;
+        }
+        if let Ok(mut rep) = self.shared.report.lock() {
+            rep.decisions += t.decisions;
+            rep.total_us += t.total_us;
+            rep.max_us = rep.max_us.max(t.max_us);
+            rep.out_of_order += t.out_of_order;
         }
     }
 
@@ -130,6 +220,7 @@ impl Mux {
         self.down = Some(f.kind);
         self.timeouts = 0;
         self.stale = 0;
+        self.unstamped = 0;
         for (_, p) in self.pending.drain() {
             self.answers.push((p.table, Err(f.clone())));
         }
@@ -181,8 +272,8 @@ impl Mux {
         Ok(())
     }
 
-    /// One reply line.
-    fn settle(&mut self, line: &[u8]) {
+    /// One reply line, read by `now`.
+    fn settle(&mut self, line: &[u8], now: Instant) {
         let reply = pitboss_protocol::parse_reply(line);
         let id = match &reply {
             Ok(FromBot::Action(a)) => a.id,
@@ -205,7 +296,7 @@ impl Mux {
             },
         };
         let seq = self.session.as_ref().map_or(0, Session::last_id);
-        let Some(p) = self.pending.remove(&id) else {
+        let Some((p, out_of_order)) = self.pending.remove(id) else {
             if id <= seq {
                 self.stale += 1;
                 if self.stale > STALE_MAX {
@@ -229,12 +320,10 @@ impl Mux {
             );
             return self.stop(&f);
         };
-        let took = p.sent.elapsed();
+        let took = now.saturating_duration_since(p.sent);
         self.charge(took);
-        if self.pending.keys().any(|&older| older < id) {
-            if let Ok(mut rep) = self.shared.report.lock() {
-                rep.out_of_order += 1;
-            }
+        if out_of_order {
+            self.tally.out_of_order += 1;
         }
         let answer = match reply {
             Ok(FromBot::Action(a)) if a.table.is_some_and(|t| t != p.table) => Err(Fault::new(
@@ -248,12 +337,10 @@ impl Mux {
             Ok(FromBot::Action(a)) => {
                 self.timeouts = 0;
                 self.stale = 0;
-                if let Ok(mut rep) = self.shared.report.lock() {
-                    let us = took.as_micros() as u64;
-                    rep.decisions += 1;
-                    rep.total_us += us;
-                    rep.max_us = rep.max_us.max(us);
-                }
+                let us = took.as_micros() as u64;
+                self.tally.decisions += 1;
+                self.tally.total_us += us;
+                self.tally.max_us = self.tally.max_us.max(us);
                 Ok(a.action)
             }
             Ok(FromBot::Hello(_)) => unreachable!("handled above"),
@@ -360,19 +447,16 @@ impl MultiProcess for Mux {
             terse: s.terse,
         };
         s.queue_with(|buf| out.write(buf));
-        let now = Instant::now();
         self.pending.insert(
             id,
             Pending {
                 table,
-                sent: now,
-                deadline: now + Duration::from_millis(self.shared.decision_ms + bank),
+                limit: Duration::from_millis(self.shared.decision_ms + bank),
+                sent: self.born,
+                deadline: self.born,
             },
         );
-        let n = self.pending.len() as u32;
-        if let Ok(mut rep) = self.shared.report.lock() {
-            rep.max_in_flight = rep.max_in_flight.max(n);
-        }
+        self.unstamped += 1;
         Ok(())
     }
 
@@ -410,11 +494,19 @@ impl MultiProcess for Mux {
 
     fn flush(&mut self) {
         let budget = self.budget();
-        let Some(s) = self.session.as_mut() else {
+        let Some(s) = self.session.as_ref() else {
             return;
         };
-        if let Err(f) = s.flush(budget) {
-            self.stop(&f);
+        if !s.has_queued() {
+            return;
+        }
+        // One clock read for the batch: every request in it starts its clock at this write.
+        let now = Instant::now();
+        self.stamp(now);
+        if let Some(s) = self.session.as_mut() {
+            if let Err(f) = s.flush(now, budget) {
+                self.stop(&f);
+            }
         }
     }
 
@@ -426,44 +518,47 @@ impl MultiProcess for Mux {
         if !self.answers.is_empty() || self.session.as_ref().is_some_and(Session::has_line) {
             return Some(Instant::now());
         }
-        self.pending.values().map(|p| p.deadline).min()
+        // A bound that may be early: `collect` then finds nothing late and tightens it.
+        self.pending.soonest()
     }
 
     fn collect(&mut self, out: &mut Vec<(u32, Result<Action, Fault>)>) {
+        let mut now = None;
         if let Some(s) = self.session.as_mut() {
             let mut lines = std::mem::take(&mut self.lines);
             lines.clear();
             // What has arrived, now: a partial line is not waited for (its end comes later).
             let read = s.read_ready(&mut lines, Duration::ZERO);
+            // One clock read for the batch: its replies all arrived by now.
+            let t = *now.insert(Instant::now());
+            // A request queued without a flush (the driver flushes before it waits) starts here.
+            self.stamp(t);
             for i in 0..lines.len() {
                 if self.session.is_none() {
                     break;
                 }
-                self.settle(lines.get(i));
+                self.settle(lines.get(i), t);
             }
             self.lines = lines;
             if let Err(f) = read {
                 self.stop(&f);
             }
         }
-        let now = Instant::now();
-        let late: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.deadline <= now)
-            .map(|(id, _)| *id)
-            .collect();
+        let now = now.unwrap_or_else(Instant::now);
+        self.stamp(now);
+        let mut late = Vec::new();
+        self.pending.late(now, &mut late);
         for id in late {
-            let Some(p) = self.pending.remove(&id) else {
+            let Some((p, _)) = self.pending.remove(id) else {
                 continue;
             };
-            self.charge(p.sent.elapsed());
+            self.charge(now.saturating_duration_since(p.sent));
             let f = Fault::new(
                 FaultKind::Timeout,
                 format!(
                     "no reply to request {id} (table {}) within {} ms",
                     p.table,
-                    (p.deadline - p.sent).as_millis()
+                    p.limit.as_millis()
                 ),
             );
             self.shared.record(&f);
@@ -485,6 +580,7 @@ impl MultiProcess for Mux {
                 s.idle();
             }
         }
+        self.report();
         out.append(&mut self.answers);
     }
 

@@ -247,12 +247,15 @@ impl Io {
         }
     }
 
-    /// Writes the queued lines within `budget`.
-    async fn write_pending(&mut self, budget: Duration) -> Result<(), Fault> {
+    /// Writes the queued lines by `deadline`.
+    async fn write_pending(&mut self, deadline: Instant) -> Result<(), Fault> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crash_fault("input already closed"));
         };
-        let wrote = tokio::time::timeout(budget, stdin.write_all(&self.pending)).await;
+        // `timeout_at` with a deadline from the caller's clock read: `timeout` would read the
+        // clock again.
+        let deadline = tokio::time::Instant::from_std(deadline);
+        let wrote = tokio::time::timeout_at(deadline, stdin.write_all(&self.pending)).await;
         self.pending.clear();
         match wrote {
             Ok(Ok(())) => Ok(()),
@@ -277,13 +280,21 @@ impl Io {
     /// Reads the complete lines available now, at most [`READ_BATCH`] (a flood waits for the next
     /// call, and memory stays bounded).
     async fn read_ready(&mut self, out: &mut Batch, budget: Duration) -> Result<(), Fault> {
-        while out.len() < READ_BATCH && (self.reader.has_line() || fd_readable(self.stdout_fd)) {
-            // The timer is needed even with a zero budget: waiting on it turns the runtime's
-            // I/O driver, which is what marks the pipe readable again after a short read (a
-            // single poll of the read instead never saw a reply arrive).
-            let got = tokio::time::timeout(budget, self.reader.next_line())
-                .await
-                .map_err(|_| ());
+        while out.len() < READ_BATCH {
+            let got = if let Some(got) = self.reader.buffered_line() {
+                // A whole line was buffered: taken without reading, so no timer (a timer reads
+                // the clock).
+                Ok(got)
+            } else if fd_readable(self.stdout_fd) {
+                // The timer is needed even with a zero budget: waiting on it turns the runtime's
+                // I/O driver, which is what marks the pipe readable again after a short read (a
+                // single poll of the read instead never saw a reply arrive).
+                tokio::time::timeout(budget, self.reader.next_line())
+                    .await
+                    .map_err(|_| ())
+            } else {
+                break;
+            };
             let got = match got {
                 Err(()) => return Ok(()),
                 Ok(Ok(())) => {
@@ -737,16 +748,22 @@ impl Session {
         }
     }
 
-    /// Protocol 1.1: writes the queued lines in one write, within `budget`.
+    /// Protocol 1.1: writes the queued lines in one write, within `budget` from `now` (the
+    /// caller's clock read, which also starts the clocks of the requests written).
     ///
     /// # Errors
     /// A crash (the bot stopped reading and exited) or a timeout (it does not read its input).
-    pub fn flush(&mut self, budget: Duration) -> Result<(), Fault> {
+    pub fn flush(&mut self, now: Instant, budget: Duration) -> Result<(), Fault> {
         if self.io.pending.is_empty() {
             return Ok(());
         }
         self.io.thaw();
-        self.rt.block_on(self.io.write_pending(budget))
+        self.rt.block_on(self.io.write_pending(now + budget))
+    }
+
+    /// Protocol 1.1: whether lines are queued for the next [`Self::flush`].
+    pub fn has_queued(&self) -> bool {
+        !self.io.pending.is_empty()
     }
 
     /// Protocol 1.1: the complete lines the bot has written so far (at most 1,024), without

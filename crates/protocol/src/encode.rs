@@ -54,10 +54,61 @@ pub struct HandEndLine<'a> {
     pub terse: bool,
 }
 
-/// Appends the decimal digits of `v` (`itoa`: two digits per step from a table; a digit at a
-/// time was the largest item of the referee's instruction profile).
+/// The two digits of every number below 100.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// The two digits of `x < 100`.
+#[inline(always)]
+fn pair(x: u64) -> [u8; 2] {
+    let i = x as usize * 2;
+    [PAIRS[i], PAIRS[i + 1]]
+}
+
+/// The four digits of `x < 10_000`, with leading zeros.
+#[inline(always)]
+fn four(x: u64) -> [u8; 4] {
+    let ([a, b], [c, d]) = (pair(x / 100), pair(x % 100));
+    [a, b, c, d]
+}
+
+/// The digits of `x < 10_000`, without leading zeros.
+#[inline(always)]
+fn short(out: &mut Vec<u8>, x: u64) {
+    match x {
+        0..=9 => out.push(b'0' + x as u8),
+        10..=99 => out.extend_from_slice(&pair(x)),
+        100..=999 => {
+            let [a, b] = pair(x % 100);
+            out.extend_from_slice(&[b'0' + (x / 100) as u8, a, b]);
+        }
+        _ => out.extend_from_slice(&four(x)),
+    }
+}
+
+/// Appends the decimal digits of `v`. Below 10^8 (every id, hand number, amount and clock of a
+/// realistic match) as at most two pieces of a fixed length, which compile to a few stores:
+/// `itoa`'s variable-length copy of its buffer was a `memcpy` call per number, and `memcpy` the
+/// referee's top symbol in a multi-table match. A digit at a time was slower still.
 #[inline]
 pub fn uint(out: &mut Vec<u8>, v: u64) {
+    if v < 10_000 {
+        short(out, v);
+    } else if v < 100_000_000 {
+        short(out, v / 10_000);
+        out.extend_from_slice(&four(v % 10_000));
+    } else {
+        uint_long(out, v);
+    }
+}
+
+/// [`uint`] from 10^8 up (rare: kept out of line, so that `uint` itself needs no stack buffer).
+#[cold]
+#[inline(never)]
+fn uint_long(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
@@ -92,17 +143,22 @@ fn card(out: &mut Vec<u8>, c: Card) {
     ]);
 }
 
-fn card_set(out: &mut Vec<u8>, s: CardSet) {
-    // In card order (as `Display` writes it): the set's few cards sorted, rather than a test of
-    // all 52 cards.
-    let mut v = [Card::from_index(0); 52];
+/// The cards of `s` in card order (as `Display` and [`CardSet::sorted`] give them), in `buf`: the
+/// set's few cards sorted, rather than a test of all 52 cards.
+pub(crate) fn sorted_cards(s: CardSet, buf: &mut [Card; 52]) -> &[Card] {
     let mut n = 0;
     for c in s.iter() {
-        v[n] = c;
+        buf[n] = c;
         n += 1;
     }
-    let v = &mut v[..n];
+    let v = &mut buf[..n];
     v.sort_unstable();
+    v
+}
+
+fn card_set(out: &mut Vec<u8>, s: CardSet) {
+    let mut buf = [Card::from_index(0); 52];
+    let v = sorted_cards(s, &mut buf);
     out.push(b'"');
     for (i, c) in v.iter().enumerate() {
         if i > 0 {
@@ -506,6 +562,41 @@ pub(crate) mod tests {
 
     fn set(s: &str) -> CardSet {
         pitboss_cards::parse_cards(s).unwrap().iter().collect()
+    }
+
+    #[test]
+    fn uint_writes_decimal_digits() {
+        let mut out = Vec::new();
+        let wide = (0..2_000u64).map(|i| i * 999_983 % 1_000_000_007);
+        let edges = [
+            99_999,
+            100_000,
+            99_999_999,
+            100_000_000,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ];
+        for v in (0..20_000).chain(wide).chain(edges) {
+            out.clear();
+            out.push(b'x');
+            uint(&mut out, v);
+            assert_eq!(out, format!("x{v}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn sorted_cards_is_card_order() {
+        let mut buf = [Card::from_index(0); 52];
+        for cs in ["", "As", "Kd2c7h7cAs", "2c2d2h2s3c", "AsAhAdAcKsQsJsTs9s"] {
+            let s = set(cs);
+            assert_eq!(
+                sorted_cards(s, &mut buf),
+                s.sorted().collect::<Vec<_>>(),
+                "{cs}"
+            );
+        }
+        let all: CardSet = Card::all().collect();
+        assert_eq!(sorted_cards(all, &mut buf), Card::all().collect::<Vec<_>>());
     }
 
     /// Every event variant, with both values of every flag and option.

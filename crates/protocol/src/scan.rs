@@ -10,6 +10,29 @@ pub(crate) struct Cursor<'a> {
     pub i: usize,
 }
 
+/// The card written `[r, s]` (`Td`): what `Rank::from_char` and `Suit::from_char` accept (letters
+/// in either case), read from the bytes without their search of a string per character.
+#[inline(always)]
+pub(crate) fn card_of(r: u8, s: u8) -> Option<Card> {
+    let r = match r {
+        b'2'..=b'9' => r - b'2',
+        b'T' | b't' => 8,
+        b'J' | b'j' => 9,
+        b'Q' | b'q' => 10,
+        b'K' | b'k' => 11,
+        b'A' | b'a' => 12,
+        _ => return None,
+    };
+    let s = match s {
+        b'c' | b'C' => 0,
+        b'd' | b'D' => 1,
+        b'h' | b'H' => 2,
+        b's' | b'S' => 3,
+        _ => return None,
+    };
+    Some(Card::new(Rank::from_index(r), Suit::from_index(s)))
+}
+
 impl<'a> Cursor<'a> {
     pub fn new(b: &'a [u8]) -> Cursor<'a> {
         Cursor { b, i: 0 }
@@ -92,25 +115,9 @@ impl<'a> Cursor<'a> {
         let &[r, s] = self.b.get(self.i..self.i + 2)? else {
             return None;
         };
-        // What `Rank::from_char` and `Suit::from_char` accept (letters in either case).
-        let r = match r {
-            b'2'..=b'9' => r - b'2',
-            b'T' | b't' => 8,
-            b'J' | b'j' => 9,
-            b'Q' | b'q' => 10,
-            b'K' | b'k' => 11,
-            b'A' | b'a' => 12,
-            _ => return None,
-        };
-        let s = match s {
-            b'c' | b'C' => 0,
-            b'd' | b'D' => 1,
-            b'h' | b'H' => 2,
-            b's' | b'S' => 3,
-            _ => return None,
-        };
+        let c = card_of(r, s)?;
         self.i += 2;
-        Some(Card::new(Rank::from_index(r), Suit::from_index(s)))
+        Some(c)
     }
 
     /// A card string, `"Td"`.

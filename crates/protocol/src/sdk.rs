@@ -17,6 +17,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{BufReader, Read, Write};
 
 use serde::Deserialize;
@@ -587,7 +588,7 @@ fn fast_legal(p: &mut Cursor<'_>) -> Option<LegalActions> {
 }
 
 /// A terse token string: its text between the quotes (no escapes: else serde reads the line).
-fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a str> {
+fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a [u8]> {
     p.lit(b"\"")?;
     let rest = &p.b[p.i..];
     let n = memchr::memchr(b'"', rest)?;
@@ -596,7 +597,9 @@ fn fast_terse<'a>(p: &mut Cursor<'a>) -> Option<&'a str> {
         return None;
     }
     p.i += n + 1;
-    std::str::from_utf8(text).ok()
+    // Not checked as UTF-8: the token readers accept ASCII only, so bytes that are not UTF-8
+    // fail there (and the line goes to serde, as it did when this check refused it).
+    Some(text)
 }
 
 /// A compact `act` (no view) in the referee's exact form, its events into `events` (cleared
@@ -612,13 +615,13 @@ fn fast_act(line: &[u8], mut events: Vec<Event>) -> Option<ActIn> {
     events.clear();
     let terse = p.b.get(p.i) == Some(&b'"');
     if terse {
-        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+        crate::terse::parse_events_bytes(fast_terse(&mut p)?, &mut events).ok()?;
     } else {
         p.array(&mut events, fast_event)?;
     }
     p.lit(b",\"legal\":")?;
     let legal = if terse {
-        crate::terse::parse_legal(fast_terse(&mut p)?).ok()?
+        crate::terse::parse_legal_bytes(fast_terse(&mut p)?).ok()?
     } else {
         fast_legal(&mut p)?
     };
@@ -678,7 +681,7 @@ fn fast_hand_end(line: &[u8]) -> Option<HandEndIn> {
     p.lit(b",\"events\":")?;
     let mut events = Vec::new();
     if p.b.get(p.i) == Some(&b'"') {
-        crate::terse::parse_events(fast_terse(&mut p)?, &mut events).ok()?;
+        crate::terse::parse_events_bytes(fast_terse(&mut p)?, &mut events).ok()?;
     } else {
         p.array(&mut events, fast_event)?;
     }
@@ -783,6 +786,30 @@ struct Table<B> {
     started: bool,
 }
 
+/// The hash of a table number: one multiplication. The default SipHash (a defence against
+/// chosen keys, which the referee's table numbers are not) showed in the example bot's profile,
+/// looked up at every message.
+#[derive(Default)]
+struct TableHash(u64);
+
+impl Hasher for TableHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        // Fibonacci hashing: the high bits, which the table's control bytes use, vary too.
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// Plays on stdin/stdout until `match_end` or the end of input.
 ///
 /// # Errors
@@ -803,7 +830,7 @@ pub fn run_on<R: Read, W: Write, B: Bot, F: FnMut() -> B>(
     opts: &Options,
     mut make: F,
 ) -> Result<(), WireError> {
-    let mut tables: HashMap<u32, Table<B>> = HashMap::new();
+    let mut tables: HashMap<u32, Table<B>, BuildHasherDefault<TableHash>> = HashMap::default();
     let mut start: Option<MatchStart> = None;
     let mut buf = Vec::with_capacity(4096);
     let mut req = ActRequest::default();
@@ -1158,6 +1185,24 @@ mod tests {
             r#"{"type":"act","id":1,"hand":0,"events":[{"event":"fold","seat":300}],"legal":{"fold":true,"check":false,"call":null,"raise":null,"bring_in":null,"discard":null},"clock":{"decision_ms":1,"bank_ms":1}}"#,
         ] {
             assert!(fast_act(line.as_bytes(), Vec::new()).is_none(), "{line}");
+        }
+    }
+
+    #[test]
+    fn terse_strings_that_are_not_ascii_go_to_serde() {
+        let line = |events: &[u8]| {
+            let mut l = br#"{"type":"act","id":1,"table":0,"hand":1,"events":""#.to_vec();
+            l.extend_from_slice(events);
+            l.extend_from_slice(
+                br#"","legal":"x b100:100","clock":{"decision_ms":1000,"bank_ms":10000}}"#,
+            );
+            l
+        };
+        assert!(fast_act(&line(b"x0 D1"), Vec::new()).is_some());
+        // Not UTF-8, or UTF-8 but not ASCII: not read by hand (serde then decides).
+        let bad: [&[u8]; 3] = [b"x0 \xff", b"x0 \xc3\xa9", b"E1:\xc3\xa9"];
+        for b in bad {
+            assert!(fast_act(&line(b), Vec::new()).is_none(), "{b:?}");
         }
     }
 

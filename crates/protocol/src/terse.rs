@@ -11,9 +11,9 @@
 //! Seats are one digit (a table has at most 8 seats), cards two characters (`Td`), card sets the
 //! cards written one after the other (`2c3d7h`), amounts decimal chips.
 
-use pitboss_cards::{Card, CardSet, Rank, Suit};
+use pitboss_cards::{Card, CardSet};
 
-use crate::encode::uint;
+use crate::encode::{sorted_cards, uint};
 use crate::messages::{Blind, Event, FaultKind, LegalActions, RaiseKind, RaiseOption, Share};
 
 /// A token that is not terse protocol: the token, for the error message.
@@ -28,8 +28,11 @@ fn push_card(out: &mut Vec<u8>, c: Card) {
     ]);
 }
 
+/// The cards in card order ([`CardSet::sorted`] tests all 52 cards: that loop was half of
+/// [`write_event`]'s instructions in a triple-draw match).
 fn push_set(out: &mut Vec<u8>, s: CardSet) {
-    for c in s.sorted() {
+    let mut buf = [Card::from_index(0); 52];
+    for &c in sorted_cards(s, &mut buf) {
         push_card(out, c);
     }
 }
@@ -251,10 +254,7 @@ impl<'a> Tok<'a> {
     fn card(&mut self) -> Option<Card> {
         let (r, s) = (*self.s.get(self.at)?, *self.s.get(self.at + 1)?);
         self.at += 2;
-        Some(Card::new(
-            Rank::from_char(r as char)?,
-            Suit::from_char(s as char)?,
-        ))
+        crate::scan::card_of(r, s)
     }
 
     fn set(&mut self) -> Option<CardSet> {
@@ -394,10 +394,8 @@ fn event(token: &[u8]) -> Option<Event> {
     Some(e)
 }
 
-fn tokens(s: &str) -> impl Iterator<Item = &[u8]> {
-    s.as_bytes()
-        .split(|&b| b == b' ')
-        .filter(move |_| !s.is_empty())
+fn tokens(s: &[u8]) -> impl Iterator<Item = &[u8]> {
+    s.split(|&b| b == b' ').filter(move |_| !s.is_empty())
 }
 
 fn err(token: &[u8]) -> TerseError {
@@ -409,6 +407,12 @@ fn err(token: &[u8]) -> TerseError {
 /// # Errors
 /// The first token that is not an event (a doubled or trailing space is an empty token).
 pub fn parse_events(s: &str, out: &mut Vec<Event>) -> Result<(), TerseError> {
+    parse_events_bytes(s.as_bytes(), out)
+}
+
+/// [`parse_events`] on the bytes of the string (the SDK's reader takes them straight from the
+/// line: every token is ASCII, so a string that is not UTF-8 fails here as it would there).
+pub(crate) fn parse_events_bytes(s: &[u8], out: &mut Vec<Event>) -> Result<(), TerseError> {
     for token in tokens(s) {
         out.push(event(token).ok_or_else(|| err(token))?);
     }
@@ -420,6 +424,11 @@ pub fn parse_events(s: &str, out: &mut Vec<Event>) -> Result<(), TerseError> {
 /// # Errors
 /// The first token that is not a legal action, or one given twice.
 pub fn parse_legal(s: &str) -> Result<LegalActions, TerseError> {
+    parse_legal_bytes(s.as_bytes())
+}
+
+/// [`parse_legal`] on the bytes of the string (see [`parse_events_bytes`]).
+pub(crate) fn parse_legal_bytes(s: &[u8]) -> Result<LegalActions, TerseError> {
     let mut l = LegalActions {
         fold: false,
         check: false,
