@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! cargo build --release -p pitboss-example-bot
-//! cargo run --release -p pitboss-external --example external_bench -- [HANDS] [--sandbox]
+//! cargo run --release -p pitboss-external --example external_bench -- [HANDS] [--sandbox] [--only TEXT]
 //! ```
 //!
 //! The rates include starting the bots (a jail and a process each: ~0.1 s, ~0.2 s for Python),
@@ -84,9 +84,14 @@ fn median3(f: impl Fn() -> f64) -> f64 {
 fn main() {
     let mut hands = 100_000u64;
     let mut sandbox = false;
-    for a in std::env::args().skip(1) {
+    // `--only TEXT`: the rows whose label contains TEXT (e.g. "Python SDK terse").
+    let mut only = String::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
         if a == "--sandbox" {
             sandbox = true;
+        } else if a == "--only" {
+            only = args.next().expect("--only TEXT");
         } else {
             hands = a.parse().expect("HANDS");
         }
@@ -111,8 +116,11 @@ fn main() {
     println!("bare pipe, 16 lines in flight (pipelined), median of 3: {piped:.0} lines/s");
     // The third pair: the SDK bot as `pitboss match` plays it by default with an external bot,
     // with the luck adjustment on (the other rows measure the protocol alone).
+    // The interpreter: `python3` from PATH, or `PITBOSS_BENCH_PYTHON` (builds differ: a
+    // distribution's PGO/LTO build runs the same SDK with ~15% fewer instructions than a plain one).
+    let interpreter = std::env::var("PITBOSS_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
     let python = format!(
-        "exec:python3 {}/../../bots/sdk/python/example.py",
+        "exec:{interpreter} {}/../../bots/sdk/python/example.py",
         env!("CARGO_MANIFEST_DIR")
     );
     let rust = |args: &str| format!("{}{args}", bin("pitboss-example-bot"));
@@ -132,6 +140,9 @@ fn main() {
         ),
         ("Python SDK terse vs call", python.clone(), true, false),
     ] {
+        if !label.contains(only.as_str()) {
+            continue;
+        }
         let hands = if label.starts_with("v1") {
             hands.min(30_000)
         } else {
