@@ -497,9 +497,12 @@ def run(bot_class, name, version=None, games=None, concurrency=16, compact=True,
     referee sends the view in every request; `verify=True` then checks that the view kept from the
     events is the same, and stops with an error if not (a test of this SDK).
 
-    Speed: input is read in large chunks and decoded once per chunk; each line goes straight to
-    the C scanner of the json module (`json.loads` adds an encoding check and a regex per line);
-    the replies to everything read are written in one write."""
+    Speed: input is read in large chunks and decoded once per chunk; with terse messages one
+    regular expression splits the chunk into `act` lines, already cut into id, table, events and
+    legal actions, and other lines; a `hand_start` is read by another one when the bot has no hook
+    for it; the rest goes straight to the C scanner of the json module (`json.loads` adds an
+    encoding check and a regex per line); the replies to everything read are written in one
+    write. (crates/external/EXTERNAL-BENCH.md has what each of these saves.)"""
     tables = {}
     match = None
     out = sys.stdout
