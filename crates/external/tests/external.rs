@@ -847,9 +847,13 @@ fn the_python_sdk_expands_terse_events_into_the_referees_json() {
          print(len(got))",
         sdk.display().to_string()
     );
+    assert_eq!(python_output(&["-c", &script]), events.len().to_string());
+}
+
+/// What python3 prints (trimmed) when run with `args`; its stderr in the panic if it fails.
+fn python_output<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
     let out = std::process::Command::new(python())
-        .arg("-c")
-        .arg(&script)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -857,10 +861,7 @@ fn the_python_sdk_expands_terse_events_into_the_referees_json() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        events.len().to_string()
-    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// The Python SDK's hand-written fast paths say what the obvious code says: every reply it formats
@@ -870,17 +871,7 @@ fn the_python_sdk_expands_terse_events_into_the_referees_json() {
 fn the_python_sdks_fast_paths_agree_with_json() {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python");
     let units = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sdk_units.py");
-    let out = std::process::Command::new(python())
-        .arg(units)
-        .arg(&sdk)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let checks: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let checks: u32 = python_output(&[units, sdk]).parse().unwrap();
     assert!(checks > 100, "{checks} checks");
 }
 
