@@ -128,7 +128,9 @@ class Legal:
 
     def draw(self, cards):
         """Discard these cards (a list of card strings from view["cards"]); [] stands pat."""
-        return {"type": "discard", "cards": list(cards)[: self.discard or 0]}
+        n = self.discard or 0
+        return {"type": "discard",
+                "cards": cards[:n] if type(cards) is list else list(cards)[:n]}
 
     def post_bring_in(self):
         return {"type": "bring_in"}
@@ -156,6 +158,9 @@ _PUT = frozenset(("blind", "bring_in", "call", "ante"))
 _KIND = {"b": "bet", "r": "raise", "p": "complete"}
 _CARDS = frozenset(r + s for r in RANKS for s in "cdhs")
 _LEGAL = {}
+# A digit's value, and where a seat's discard counts start in `_Table.discarded`.
+_DIGIT = {str(i): i for i in range(10)}
+_DRAW_BASE = {str(i): 3 * i for i in range(10)}
 # Stacks as a `hand_start` writes them (`20000,20000`): they reset every hand, so they repeat.
 _STACKS = {}
 _HAND_START = re.compile(
@@ -378,6 +383,10 @@ class _Table:
             elif k == "x":
                 pass
             elif k == "X":
+                if len(t) == 4:
+                    # Another seat's discard of 0 to 9 cards: `X1:3`.
+                    self.discarded[_DRAW_BASE[t[1]] + self.draw] = _DIGIT[t[3]]
+                    continue
                 f = t.split(":")
                 self.discarded[3 * int(t[1]) + self.draw] = int(f[1])
                 if len(f) > 2 and f[2]:
@@ -387,7 +396,7 @@ class _Table:
                     v["cards"] = [c for c in v["cards"] if c not in gone]
             elif k == "R":
                 # A betting round starts (as `_round`, written out: four a hand).
-                r = int(t[1:])
+                r = _DIGIT[t[1]] if len(t) == 2 else int(t[1:])
                 v["round"] = r
                 self.draw = r if r < 2 else 2
                 if r and self.draw_game:
