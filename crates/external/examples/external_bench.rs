@@ -176,6 +176,9 @@ fn main() {
                 ..ExternalOptions::default()
             };
             let factory = ExternalFactory::new(&bots, pitboss_bots::builtin, &opts).expect("bots");
+            // The pipe again next to this row (before and after it): on a shared machine the
+            // rate of both moves from minute to minute, so the share is taken against these.
+            let before = median3(|| pipe_pipelined(400_000));
             let t = Instant::now();
             let res = run_match(&cfg, &factory, &mut |_, _| {}).unwrap();
             let secs = t.elapsed().as_secs_f64();
@@ -188,14 +191,17 @@ fn main() {
             let faults: u64 = res.stats.bots.iter().map(|b| b.fault_total()).sum();
             let spawns: u32 = factory.reports().iter().flatten().map(|r| r.spawns).sum();
             drop(factory);
+            let near = (before + median3(|| pipe_pipelined(400_000))) / 2.0;
             let rate = decisions as f64 / secs;
             println!(
                 "{label}, --threads {threads}: {hands} hands in {secs:.2} s = {:.0} hands/s, \
                  {rate:.0} decisions/s = {:.0}% of the round-trip rate, {:.0}% of the pipelined \
-                 rate; {spawns} processes, faults {faults}",
+                 rate ({:.0}% of the {near:.0} lines/s measured next to this row); {spawns} \
+                 processes, faults {faults}",
                 hands as f64 / secs,
                 100.0 * rate / pipe,
                 100.0 * rate / piped,
+                100.0 * rate / near,
             );
             let _ = std::fs::remove_dir_all(&out);
         }
