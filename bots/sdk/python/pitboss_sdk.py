@@ -388,7 +388,7 @@ class _Table:
                     self.discarded[_DRAW_BASE[t[1]] + self.draw] = _DIGIT[t[3]]
                     continue
                 f = t.split(":")
-                self.discarded[3 * int(t[1]) + self.draw] = int(f[1])
+                self.discarded[_DRAW_BASE[t[1]] + self.draw] = int(f[1])
                 if len(f) > 2 and f[2]:
                     # Your discarded cards, written one after another: a rank never follows a
                     # suit, so a card is in the string only where it was written.

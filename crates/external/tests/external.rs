@@ -755,8 +755,8 @@ fn the_python_sdk_keeps_the_referees_view_from_the_events() {
 /// The Python SDK with terse messages (protocol 1.2) plays exactly the hands it plays with compact
 /// ones, for the same seed, in both games and betting structures; with terse messages every view it
 /// keeps from the tokens equals the view of the same events expanded into JSON objects (the
-/// fixture checks each decision), and the compact path is checked against the referee's views by
-/// the test above.
+/// fixture checks after every event string), and the compact path is checked against the
+/// referee's views by the test above.
 #[test]
 fn the_python_sdk_plays_the_same_hands_with_terse_messages() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
