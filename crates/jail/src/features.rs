@@ -112,6 +112,7 @@ fn probe() -> Features {
 fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
     let spec = JailSpec {
         workdir: "/".into(),
+        base: None,
         read: Vec::new(),
         write: Vec::new(),
         network: false,
@@ -123,13 +124,19 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
         None
     };
     let procs = cg.as_ref().map(|c| c.procs_files()).unwrap_or_default();
-    let uid = (mode == Mode::Root).then(crate::next_uid);
+    let uid_lease = if mode == Mode::Root {
+        Some(crate::uids::lease().map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let uid = uid_lease.as_ref().map(crate::uids::UidLease::uid);
     let plan = crate::child::ChildPlan::new(&spec, mode, uid, procs).map_err(|e| e.to_string())?;
     let mut jail = Jail {
         child: Some(plan),
         fallback: None,
         cgroup: cg,
         uid,
+        uid_lease,
         env_home: "/tmp",
     };
     let mut cmd = std::process::Command::new("/bin/true");
