@@ -243,7 +243,14 @@ pub fn prepare(
     let outc = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
     if sandbox {
         for r in &read {
-            let r = r.canonicalize().unwrap_or_else(|_| r.clone());
+            // A path inside the bot's folder is taken by its text: the jail resolves it beneath
+            // the folder with no link when the process starts, and refuses a link there.
+            let lexical = pitboss_jail::resolve::lexical(r);
+            let r = if base.as_ref().is_some_and(|b| lexical.starts_with(b)) {
+                lexical
+            } else {
+                r.canonicalize().unwrap_or_else(|_| r.clone())
+            };
             if outc.starts_with(&r) {
                 return Err(SpecError::Manifest {
                     path: e
