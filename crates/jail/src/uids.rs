@@ -27,6 +27,20 @@ pub struct UidLease {
     _lock: OwnedFd,
 }
 
+/// The numbers this process holds: skipped without a look at their lock files.
+static HELD: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+fn held() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Drop for UidLease {
+    fn drop(&mut self) {
+        held().remove(&(self.uid - BASE));
+    }
+}
+
 impl UidLease {
     pub fn uid(&self) -> u32 {
         self.uid
@@ -72,7 +86,11 @@ fn checked_dir() -> Result<PathBuf, JailError> {
 /// [`JailError`] when the lock folder is unusable or every uid is taken.
 pub fn lease() -> Result<UidLease, JailError> {
     let d = checked_dir()?;
+    let mut mine = held();
     for k in 0..COUNT {
+        if mine.contains(&k) {
+            continue;
+        }
         let path = d.join(k.to_string());
         let c = cstring(&path)?;
         // SAFETY: open on a C string; the descriptor is owned at once.
@@ -93,6 +111,7 @@ pub fn lease() -> Result<UidLease, JailError> {
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
         // SAFETY: flock on an open descriptor.
         if unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            mine.insert(k);
             return Ok(UidLease {
                 uid: BASE + k,
                 _lock: fd,
@@ -102,4 +121,51 @@ pub fn lease() -> Result<UidLease, JailError> {
     Err(JailError::Unavailable(format!(
         "all {COUNT} jail uids are in use"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More jails than the old per-referee block of 4,096 held at once: all distinct; a released
+    /// uid is taken again. Root only (the lock folder is root's).
+    #[test]
+    fn live_leases_never_share_a_uid() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return;
+        }
+        // Enough descriptors for 4,100 leases.
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit/setrlimit on a local struct.
+        unsafe {
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl);
+            if rl.rlim_max < 5000 {
+                return;
+            }
+            rl.rlim_cur = rl.rlim_cur.max(5000);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &rl);
+        }
+        let leases: Vec<UidLease> = (0..4100).map(|_| lease().unwrap()).collect();
+        let mut uids: Vec<u32> = leases.iter().map(UidLease::uid).collect();
+        uids.sort_unstable();
+        uids.dedup();
+        assert_eq!(uids.len(), 4100);
+        assert!(uids.iter().all(|&u| (BASE..BASE + COUNT).contains(&u)));
+        // Another referee would see the number taken: its own open of the lock file cannot
+        // take the lock while the lease lives.
+        let path = dir().join((leases[5].uid() - BASE).to_string());
+        let f = std::fs::File::open(&path).unwrap();
+        // SAFETY: flock on an open descriptor.
+        let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        assert_eq!(r, -1, "{} could be locked twice", path.display());
+        let freed = leases[17].uid();
+        drop(leases);
+        // Another referee (here: the same process) gets the freed numbers back.
+        let again = lease().unwrap();
+        assert!(again.uid() <= freed, "{} > {freed}", again.uid());
+    }
 }
