@@ -83,10 +83,14 @@ impl ChildPlan {
             unshare |= libc::CLONE_NEWUSER;
             // SAFETY: getuid/getgid have no preconditions.
             let (u, g) = unsafe { (libc::getuid(), libc::getgid()) };
+            // The referee's ids map to themselves: inside, the bot is the same unprivileged
+            // user it is outside, never uid 0 of its namespace (the jail's shim and init keep
+            // the capabilities the namespace's creator has, which need no uid 0; the bot drops
+            // them).
             Some([
                 CString::new("deny").expect("no NUL"),
-                CString::new(format!("0 {g} 1")).expect("no NUL"),
-                CString::new(format!("0 {u} 1")).expect("no NUL"),
+                CString::new(format!("{g} {g} 1")).expect("no NUL"),
+                CString::new(format!("{u} {u} 1")).expect("no NUL"),
             ])
         } else {
             None
