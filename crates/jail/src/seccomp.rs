@@ -24,6 +24,9 @@
 //!   forms) answer `ENOLCK`, leases and directory notification (`F_SETLEASE`, `F_GETLEASE`,
 //!   `F_NOTIFY`) `EPERM`, and `inotify_init`/`inotify_init1`/`inotify_add_watch` `ENOSYS` (tools
 //!   then poll), `fanotify_init` and `fanotify_mark` `EPERM`;
+//! * **the page cache as an oracle**: `cachestat` (which says whether a shared file's pages are
+//!   in memory) and `fadvise64` (which can drop them) answer `ENOSYS`, `madvise` with
+//!   `MADV_COLD`/`MADV_PAGEOUT` `EPERM`; what is left (timing a first read) is in protocol.md §9;
 //! * **x32 system-call numbers** (`nr | 0x4000_0000` on x86-64): a kernel built with x32 support
 //!   would run `socket` or `mount` under those numbers past a filter that lists only the x86-64
 //!   ones, so every number with the x32 bit answers `EPERM` (a separate hand-written program,
@@ -154,9 +157,42 @@ fn errno_filter(
     .map_err(|e| e.to_string())
 }
 
+/// `cachestat(2)` (Linux 6.5): the same number on every architecture (not in libc yet).
+const SYS_CACHESTAT: i64 = 451;
+
+/// `madvise` advice that pushes pages out of memory: on a shared file's pages, an eviction another
+/// jail could time.
+const EVICTING_ADVICE: [u64; 2] = [libc::MADV_COLD as u64, libc::MADV_PAGEOUT as u64];
+
 /// The channels through shared inodes (see the module docs), one filter per answer.
 fn inode_channel_filters(arch: TargetArch) -> Result<Vec<SeccompFilter>, String> {
+    let madvise = {
+        let by_advice = EVICTING_ADVICE
+            .iter()
+            .map(|&a| {
+                SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, a)
+                    .and_then(|c| SeccompRule::new(vec![c]))
+                    .map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        SeccompFilter::new(
+            [(libc::SYS_madvise, by_advice)].into_iter().collect(),
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EPERM as u32),
+            arch,
+        )
+        .map_err(|e| e.to_string())?
+    };
     Ok(vec![
+        madvise,
+        // The page cache of a shared file: its residency asked directly (cachestat) or its pages
+        // dropped (fadvise DONTNEED), a bit another jail can read back.
+        errno_filter(
+            &[SYS_CACHESTAT, libc::SYS_fadvise64],
+            &[],
+            libc::ENOSYS,
+            arch,
+        )?,
         errno_filter(&[libc::SYS_flock], &[], libc::EOPNOTSUPP, arch)?,
         errno_filter(&[], &LOCK_COMMANDS, libc::ENOLCK, arch)?,
         errno_filter(&[], &LEASE_COMMANDS, libc::EPERM, arch)?,

@@ -184,9 +184,9 @@ res("mknod", lambda: os.mknod("/tmp/n", 0o600 | 0o020000, os.makedev(1, 3)))
     assert_eq!(o.lines().count(), 11, "{o}");
 }
 
-/// Every kernel object keyed by an inode that two jails bind (a lock, a lease, a watch) is a
-/// channel between them: all are refused, on a shared system file and on a file of the jail's
-/// own, and so are x32 system-call numbers (answered by the filter with EPERM; a kernel without
+/// Every kernel object keyed by an inode that two jails bind (a lock, a lease, a watch, the page
+/// cache's residency) is a channel between them: all are refused, on a shared system file and on
+/// a file of the jail's own, and so are x32 system-call numbers (answered by the filter with EPERM; a kernel without
 /// x32 would say ENOSYS, which is what main said before the filter checked the x32 bit).
 #[test]
 fn locks_watches_and_x32_numbers_are_refused() {
@@ -221,6 +221,12 @@ def call(name, *args):
 call("inotify_init1", 294, 0)
 call("inotify_init", 253)
 call("fanotify_init", 300, 0, 0)
+call("fadvise-dontneed", 221, shared, 0, 0, 4)
+call("cachestat", 451, shared, 0, 0, 0)
+import mmap
+m = mmap.mmap(shared, 0, prot=mmap.PROT_READ)
+res("madvise-pageout", lambda: m.madvise(21))
+res("madvise-cold", lambda: m.madvise(20))
 call("x32-socket", 0x40000000 | 41, 2, 1, 0)
 call("x32-getpid", 0x40000000 | 39)
 "#;
@@ -236,7 +242,7 @@ call("x32-getpid", 0x40000000 | 39)
             );
         }
     }
-    assert_eq!(o.lines().count(), 20, "{o}");
+    assert_eq!(o.lines().count(), 24, "{o}");
 }
 
 #[test]
