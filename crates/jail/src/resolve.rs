@@ -247,6 +247,76 @@ fn fd_real_path(fd: &OwnedFd) -> io::Result<PathBuf> {
     std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd()))
 }
 
+/// Files in which Pitboss keeps a salt: a match's `config.toml`, a tournament's `plan.json` (a
+/// registry's is in its `tournament/`; its entries' copies of bots hold none).
+const SECRET_FILES: [&str; 2] = ["config.toml", "plan.json"];
+
+/// Whether `dir` directly holds a file of Pitboss's that holds (or stands beside) a salt.
+fn holds_secret(dir: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    for name in SECRET_FILES {
+        let f = dir.join(name);
+        let Ok(md) = std::fs::symlink_metadata(&f) else {
+            continue;
+        };
+        if !md.is_file() {
+            continue;
+        }
+        let mut head = Vec::new();
+        if let Ok(file) = std::fs::File::open(&f) {
+            let _ = file.take(1 << 16).read_to_end(&mut head);
+        }
+        let text = String::from_utf8_lossy(&head);
+        if text.contains("\"salt\"") || text.lines().any(|l| l.trim_start().starts_with("salt")) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// Folders looked at below an outside path, at most, when searching it for secrets.
+const SCAN_BUDGET: usize = 20_000;
+
+/// A secret of Pitboss's in `real` or below it (a bounded walk, remembered per path): an outside
+/// path the operator allowed must not hold another run's output folder or a registry.
+fn secret_below(real: &Path) -> Option<PathBuf> {
+    static SEEN: std::sync::Mutex<Vec<(PathBuf, Option<PathBuf>)>> =
+        std::sync::Mutex::new(Vec::new());
+    if let Some((_, r)) = SEEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(p, _)| p == real)
+    {
+        return r.clone();
+    }
+    let mut found = None;
+    let mut queue = std::collections::VecDeque::from([(real.to_path_buf(), 0u32)]);
+    let mut seen = 0;
+    while let Some((d, depth)) = queue.pop_front() {
+        if let Some(f) = holds_secret(&d) {
+            found = Some(f);
+            break;
+        }
+        seen += 1;
+        if seen > SCAN_BUDGET || depth >= 6 {
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                queue.push_back((e.path(), depth + 1));
+            }
+        }
+    }
+    SEEN.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((real.to_path_buf(), found.clone()));
+    found
+}
+
 /// Why a path may never be bound, if it may not.
 fn refusal(real: &Path, staging: &Path) -> Option<String> {
     if real == Path::new("/")
@@ -267,6 +337,17 @@ fn refusal(real: &Path, staging: &Path) -> Option<String> {
                 "it reaches {}, which holds results or secrets of the referee (an output \
                  folder, a plan or a registry) and is never bound into a jail",
                 p.display()
+            ));
+        }
+    }
+    // Another run's folders, which this process did not register: found by what they hold.
+    for a in real.ancestors() {
+        if let Some(f) = holds_secret(a) {
+            return Some(format!(
+                "it lies in {}, a folder of Pitboss's that holds a salt ({}), never bound into a \
+                 jail",
+                a.display(),
+                f.display()
             ));
         }
     }
@@ -316,6 +397,15 @@ pub(crate) fn resolve(
             };
             if let Some(why) = refusal(&real, staging) {
                 return Err(err(why));
+            }
+            if real.is_dir() {
+                if let Some(f) = secret_below(&real) {
+                    return Err(err(format!(
+                        "it holds {}, a file of Pitboss's with a salt (an output folder, a plan \
+                         or a registry), which is never bound into a jail",
+                        f.display()
+                    )));
+                }
             }
             let fd = open_path(&real, 0)?;
             let is_dir = fstat_is_dir(&fd).map_err(|e| err(e.to_string()))?;

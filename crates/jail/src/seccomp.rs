@@ -24,8 +24,9 @@
 //!   forms) answer `ENOLCK`, leases and directory notification (`F_SETLEASE`, `F_GETLEASE`,
 //!   `F_NOTIFY`) `EPERM`, and `inotify_init`/`inotify_init1`/`inotify_add_watch` `ENOSYS` (tools
 //!   then poll), `fanotify_init` and `fanotify_mark` `EPERM`;
-//! * **the page cache as an oracle**: `cachestat` (which says whether a shared file's pages are
-//!   in memory) and `fadvise64` (which can drop them) answer `ENOSYS`, `madvise` with
+//! * **the page cache as an oracle**: `cachestat` and `mincore` (which say whether a shared
+//!   file's pages are in memory: `mincore` answers for any file whose mode lets the caller write,
+//!   even through a read-only bind) and `fadvise64` (which can drop them) answer `ENOSYS`, `madvise` with
 //!   `MADV_COLD`/`MADV_PAGEOUT` `EPERM`; what is left (timing a first read) is in protocol.md §9;
 //! * **x32 system-call numbers** (`nr | 0x4000_0000` on x86-64): a kernel built with x32 support
 //!   would run `socket` or `mount` under those numbers past a filter that lists only the x86-64
@@ -188,7 +189,7 @@ fn inode_channel_filters(arch: TargetArch) -> Result<Vec<SeccompFilter>, String>
         // The page cache of a shared file: its residency asked directly (cachestat) or its pages
         // dropped (fadvise DONTNEED), a bit another jail can read back.
         errno_filter(
-            &[SYS_CACHESTAT, libc::SYS_fadvise64],
+            &[SYS_CACHESTAT, libc::SYS_fadvise64, libc::SYS_mincore],
             &[],
             libc::ENOSYS,
             arch,

@@ -227,6 +227,11 @@ import mmap
 m = mmap.mmap(shared, 0, prot=mmap.PROT_READ)
 res("madvise-pageout", lambda: m.madvise(21))
 res("madvise-cold", lambda: m.madvise(20))
+libc.mmap.restype = ctypes.c_void_p
+addr = libc.mmap(None, 4096, 1, 1, shared, 0)
+vec = ctypes.create_string_buffer(1)
+r = libc.mincore(ctypes.c_void_p(addr), 4096, vec)
+print("mincore", "ALLOWED" if r == 0 else "refused", ctypes.get_errno())
 call("x32-socket", 0x40000000 | 41, 2, 1, 0)
 call("x32-getpid", 0x40000000 | 39)
 "#;
@@ -242,7 +247,7 @@ call("x32-getpid", 0x40000000 | 39)
             );
         }
     }
-    assert_eq!(o.lines().count(), 24, "{o}");
+    assert_eq!(o.lines().count(), 25, "{o}");
 }
 
 #[test]
@@ -487,6 +492,61 @@ fn paths_of_the_bot_folder_follow_no_link_and_protected_folders_are_never_bound(
     for p in [secret.clone(), secret.join("salt"), root.clone()] {
         let e = err(spec(vec![p.clone()], bot.clone()));
         assert!(e.contains("never bound"), "{}: {e}", p.display());
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Another run's output folder or registry, which this referee never registered, is found by
+/// what it holds (a `config.toml` or `plan.json` with a salt): refused from inside and from above.
+#[test]
+fn folders_holding_a_salt_are_never_bound_even_unregistered() {
+    if !full() {
+        return;
+    }
+    let root = tmp("salted");
+    let reg = root.join("registry");
+    std::fs::create_dir_all(reg.join("tournament/units")).unwrap();
+    std::fs::write(
+        reg.join("tournament/plan.json"),
+        "{\n  \"salt\": \"00ff\",\n  \"units\": []\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(reg.join("entries/x")).unwrap();
+    let out = root.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(
+        out.join("config.toml"),
+        "game = \"27td-fl\"\nsalt = \"00ff\"\n",
+    )
+    .unwrap();
+    let plain = root.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    for p in [
+        reg.clone(),
+        reg.join("tournament"),
+        reg.join("tournament/units"),
+        out.clone(),
+        out.join("config.toml"),
+        root.clone(),
+    ] {
+        let spec = JailSpec {
+            workdir: "/".into(),
+            read: vec![p.clone()],
+            ..JailSpec::default()
+        };
+        match Jail::prepare(&spec) {
+            Ok(_) => panic!("{} was bound", p.display()),
+            Err(e) => assert!(e.to_string().contains("salt"), "{}: {e}", p.display()),
+        }
+    }
+    // A registry's copies of bots and an ordinary folder are fine.
+    for p in [reg.join("entries/x"), plain] {
+        let spec = JailSpec {
+            workdir: "/".into(),
+            read: vec![p.clone()],
+            ..JailSpec::default()
+        };
+        Jail::prepare(&spec).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     }
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -144,3 +144,57 @@ fn walk_text(dir: &std::path::Path) -> String {
     }
     s
 }
+
+/// Red team, issue 23: a `read` path outside the bot's folder (a match allows it, with a warning)
+/// naming a registry another run made: this referee never registered it as protected, yet its
+/// tournament's plan (with the salt) must not be readable. Refused because the folder holds a
+/// salted plan; and the plan itself is the owner's alone (mode 0600).
+#[test]
+fn a_registry_this_referee_never_saw_is_never_readable() {
+    let _g = lock();
+    let a = Arena::new("otherreg");
+    std::fs::create_dir_all(&a.registry).unwrap();
+    std::fs::write(
+        a.registry.join("registry.toml"),
+        "[settings]\nname = \"hostile\"\ngames = [\"27td-fl\"]\ndeals = 20\nbatch = 10\nseed = 1\nbootstrap = 10\n",
+    )
+    .unwrap();
+    for b in ["call", "random"] {
+        let mut c = a.pitboss();
+        c.args(["submit", b, "--name", b, "--threads", "1", "--registry"])
+            .arg(&a.registry);
+        a.run(c, secs(120));
+    }
+    let plan = a.registry.join("tournament/plan.json");
+    let mut f = Findings::default();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&plan).map(|m| m.permissions().mode() & 0o777);
+        f.check(mode.as_ref().is_ok_and(|m| *m == 0o600), || {
+            format!("{} has mode {mode:?} (octal), not 0600", plan.display())
+        });
+    }
+    std::fs::write(a.bots.join("targets.txt"), plan.display().to_string()).unwrap();
+    std::fs::write(
+        a.bots.join("bot.toml"),
+        format!(
+            "name = \"otherreg\"\ncommand = [\"python3\", \"read_link.py\", {:?}]\nread = [{:?}]\n",
+            a.tag,
+            a.registry.display().to_string()
+        ),
+    )
+    .unwrap();
+    let m = a.bots.join("bot.toml");
+    let run = a.run_match(
+        &[m.display().to_string(), "call".into()],
+        10,
+        &[],
+        secs(120),
+    );
+    f.of_match(&a, &run, 10, &[]);
+    let log = std::fs::read_to_string(a.out.join("match.log")).unwrap_or_default();
+    f.check(log.contains("a file of Pitboss's with a salt"), || {
+        "match: no fault saying the registry holds a salt".into()
+    });
+    f.assert(&run);
+}
