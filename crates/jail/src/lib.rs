@@ -42,6 +42,7 @@ mod child;
 pub mod features;
 pub mod landlock_fallback;
 mod mounts;
+pub mod pagecache;
 pub mod resolve;
 pub mod seccomp;
 mod sys;
