@@ -543,7 +543,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     staged.0 = None;
     std::fs::remove_file(dir.join(PENDING))?;
     println!(
-        "registered {} version {} ({} files, {} bytes, sha256 {})",
+        "registered {} version {} ({} files and folders, {} bytes, sha256 {})",
         entry.name, entry.version, files.files, files.bytes, entry.hash
     );
     if let Some(report) = report {
