@@ -30,15 +30,17 @@
 //! with `mkdirat`, every file with `O_CREAT | O_EXCL | O_NOFOLLOW`, permissions kept without
 //! set-uid, set-gid or sticky bits.
 
-use std::ffi::{CStr, CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Component, Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+
+use sys::{fchmod, fstat, list, lstatat, mkdirat, openat, readlinkat};
 
 /// Files and folders a submission may have (the folder itself not counted): far above any bot's
 /// sources, low enough that listing, hashing and copying stay quick.
@@ -325,156 +327,24 @@ fn write_err(rel: &Path) -> impl Fn(std::io::Error) -> FilesError + '_ {
     }
 }
 
-fn cstr(name: &OsStr) -> std::io::Result<CString> {
-    CString::new(name.as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput.into())
-}
-
-fn cvt(ret: libc::c_int) -> std::io::Result<libc::c_int> {
-    if ret < 0 {
-        Err(std::io::Error::last_os_error())
-    } else {
-        Ok(ret)
-    }
-}
-
-/// Opens a folder by path (`extra`: `O_NOFOLLOW` for a bot's folder, which must not be a link).
+/// Opens a bot's folder by path (`extra`: `O_NOFOLLOW` for a manifest's folder, which must not
+/// be a link).
 fn open_root(dir: &Path, extra: libc::c_int) -> Result<OwnedFd, FilesError> {
-    let fail = |source: std::io::Error| FilesError::Io {
-        file: format!("the bot's folder {:?}", dir.to_string_lossy()),
-        source,
-    };
-    let c = cstr(dir.as_os_str()).map_err(fail)?;
-    // SAFETY: a valid C string; the descriptor returned is owned below.
-    let fd = cvt(unsafe {
-        libc::open(
-            c.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | extra,
-        )
-    })
-    .map_err(|e| {
-        if e.raw_os_error() == Some(libc::ELOOP) || e.raw_os_error() == Some(libc::ENOTDIR) {
-            fail(std::io::Error::new(
-                e.kind(),
-                "is a symbolic link or not a folder: give the folder's own path",
-            ))
-        } else {
-            fail(e)
-        }
-    })?;
-    // SAFETY: `fd` was just opened and is owned by nobody else.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn openat(
-    dir: &OwnedFd,
-    name: &OsStr,
-    flags: libc::c_int,
-    mode: libc::mode_t,
-) -> std::io::Result<OwnedFd> {
-    let c = cstr(name)?;
-    // SAFETY: a valid descriptor and C string; the result is owned below.
-    let fd = cvt(unsafe {
-        libc::openat(
-            dir.as_raw_fd(),
-            c.as_ptr(),
-            flags | libc::O_CLOEXEC | libc::O_NOFOLLOW,
-            libc::c_uint::from(mode),
-        )
-    })?;
-    // SAFETY: just opened, owned by nobody else.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn fstat(fd: &OwnedFd) -> std::io::Result<libc::stat> {
-    // SAFETY: `stat` is plain old data, filled in by the kernel.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid descriptor and a pointer to a `stat`.
-    cvt(unsafe { libc::fstat(fd.as_raw_fd(), &mut st) })?;
-    Ok(st)
-}
-
-/// `fstatat` without following a final symbolic link.
-fn lstatat(dir: &OwnedFd, name: &OsStr) -> std::io::Result<libc::stat> {
-    let c = cstr(name)?;
-    // SAFETY: as in `fstat`.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid descriptor, C string and pointer to a `stat`.
-    cvt(unsafe {
-        libc::fstatat(
-            dir.as_raw_fd(),
-            c.as_ptr(),
-            &mut st,
-            libc::AT_SYMLINK_NOFOLLOW,
-        )
-    })?;
-    Ok(st)
-}
-
-/// A link's target, for the error message (at most 256 bytes of it).
-fn readlinkat(dir: &OwnedFd, name: &OsStr) -> String {
-    let Ok(c) = cstr(name) else {
-        return "?".into();
-    };
-    let mut buf = [0u8; 256];
-    // SAFETY: a valid descriptor, C string and buffer of the given length.
-    let n = unsafe {
-        libc::readlinkat(
-            dir.as_raw_fd(),
-            c.as_ptr(),
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-        )
-    };
-    if n < 0 {
-        return "?".into();
-    }
-    format!("{:?}", String::from_utf8_lossy(&buf[..n as usize]))
-}
-
-/// The names in a folder, sorted, `.` and `..` left out; `None` when there are more than `max`.
-fn list(dir: &OwnedFd, max: u64) -> std::io::Result<Option<Vec<OsString>>> {
-    // SAFETY: duplicates a valid descriptor; `fdopendir` takes the copy over.
-    let dup = cvt(unsafe { libc::fcntl(dir.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) })?;
-    // SAFETY: `dup` is a descriptor of a folder that nothing else uses.
-    let d = unsafe { libc::fdopendir(dup) };
-    if d.is_null() {
-        let e = std::io::Error::last_os_error();
-        // SAFETY: `dup` is still ours when fdopendir failed.
-        unsafe { libc::close(dup) };
-        return Err(e);
-    }
-    let mut names = Vec::new();
-    let result = loop {
-        // SAFETY: resets errno so that the end of the folder can be told from an error.
-        unsafe { *libc::__errno_location() = 0 };
-        // SAFETY: `d` is a valid directory stream until closedir below.
-        let e = unsafe { libc::readdir(d) };
-        if e.is_null() {
-            let err = std::io::Error::last_os_error();
-            break if err.raw_os_error().unwrap_or(0) == 0 {
-                Ok(())
+    sys::open_dir(dir, extra).map_err(|e| {
+        let why =
+            if e.raw_os_error() == Some(libc::ELOOP) || e.raw_os_error() == Some(libc::ENOTDIR) {
+                std::io::Error::new(
+                    e.kind(),
+                    "is a symbolic link or not a folder: give the folder's own path",
+                )
             } else {
-                Err(err)
+                e
             };
+        FilesError::Io {
+            file: format!("the bot's folder {:?}", dir.to_string_lossy()),
+            source: why,
         }
-        // SAFETY: `d_name` is a NUL-terminated name inside the entry readdir returned.
-        let name = unsafe { CStr::from_ptr((*e).d_name.as_ptr()) }.to_bytes();
-        if name == b"." || name == b".." {
-            continue;
-        }
-        names.push(OsString::from_vec(name.to_vec()));
-        if names.len() as u64 > max {
-            break Ok(());
-        }
-    };
-    // SAFETY: closes the stream (and `dup`) once.
-    unsafe { libc::closedir(d) };
-    result?;
-    if names.len() as u64 > max {
-        return Ok(None);
-    }
-    names.sort();
-    Ok(Some(names))
+    })
 }
 
 /// The manifest's `build_dir` (relative, inside, not the folder itself) when it has a `build`
@@ -523,22 +393,7 @@ fn make_out_root(p: &Path) -> Result<OwnedFd, FilesError> {
         .mode(0o700)
         .create(p)
         .map_err(fail)?;
-    let c = cstr(p.as_os_str()).map_err(fail)?;
-    // SAFETY: a valid C string; the descriptor is owned below.
-    let fd = cvt(unsafe {
-        libc::open(
-            c.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    })
-    .map_err(fail)?;
-    // SAFETY: just opened.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn fchmod(fd: &OwnedFd, mode: libc::mode_t) -> std::io::Result<()> {
-    // SAFETY: a valid descriptor.
-    cvt(unsafe { libc::fchmod(fd.as_raw_fd(), mode) }).map(|_| ())
+    sys::open_dir(p, libc::O_NOFOLLOW).map_err(fail)
 }
 
 /// The state of one walk.
@@ -636,10 +491,7 @@ impl Walk {
                 }
                 let sub_out = match out {
                     Some(o) => {
-                        let c = cstr(name).map_err(write_err(rel))?;
-                        // SAFETY: a valid descriptor and C string.
-                        cvt(unsafe { libc::mkdirat(o.as_raw_fd(), c.as_ptr(), 0o700) })
-                            .map_err(write_err(rel))?;
+                        mkdirat(o, name, 0o700).map_err(write_err(rel))?;
                         Some(
                             openat(o, name, libc::O_RDONLY | libc::O_DIRECTORY, 0)
                                 .map_err(write_err(rel))?,
@@ -762,5 +614,6 @@ impl Walk {
     }
 }
 
+mod sys;
 #[cfg(test)]
 mod tests;
