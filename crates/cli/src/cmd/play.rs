@@ -238,7 +238,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let faults: u64 = result.stats.bots[i].faults.iter().sum();
         let line = format!(
             "{name} ({}): {} process(es) started, {} restart(s){}, {} decisions, {faults} fault(s), mean reply {:.3} ms, slowest {:.1} ms",
-            cfg.bots[i],
+            pitboss_arena::name::one_line(&cfg.bots[i]),
             r.spawns,
             r.restarts,
             if r.forfeited { ", FORFEITED" } else { "" },
@@ -248,12 +248,33 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         );
         log.push_str(&line);
         log.push('\n');
+        // Which files hold this bot (its name is its file name only once made one).
+        match &r.log {
+            Some(p) => log.push_str(&format!("  log: {}\n", p.display())),
+            None => log.push_str("  log: none (see the warning)\n"),
+        }
+        if let Some(t) = &r.transcripts {
+            log.push_str(&format!(
+                "  transcripts: {}{}\n",
+                t.display(),
+                if r.transcripts_cut {
+                    format!(
+                        " (cut at the cap of {} MiB)",
+                        pitboss_external::player::TRANSCRIPT_CAP >> 20
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
         for w in &r.warnings {
+            let w = pitboss_arena::name::one_line(w);
             eprintln!("pitboss: warning: {name}: {w}");
             log.push_str(&format!("  warning: {w}\n"));
         }
         for f in &r.faults {
-            log.push_str(&format!("  fault: {f}\n"));
+            let f = f.to_string();
+            log.push_str(&format!("  fault: {}\n", pitboss_arena::name::one_line(&f)));
         }
         if r.faults.len() as u64 > 0 && faults > r.faults.len() as u64 {
             log.push_str(&format!(
@@ -316,7 +337,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     for l in &loud {
-        eprintln!("pitboss: {l}");
+        eprintln!("pitboss: {}", pitboss_arena::name::terminal(l));
     }
     if strict && !loud.is_empty() {
         return Err(Troubled(loud.len()).into());

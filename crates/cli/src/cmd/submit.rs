@@ -14,9 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use pitboss_arena::output::{timestamp, write_atomic};
-use pitboss_tournament::{
-    config::valid_name, EntrantEntry, RunMode, Shard, TournamentConfig, TournamentFile,
-};
+use pitboss_tournament::{EntrantEntry, RunMode, Shard, TournamentConfig, TournamentFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -237,12 +235,8 @@ fn check_name(reg: &Registry, name: &str, spec: &str, replace: bool) -> anyhow::
 }
 
 pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
-    if !valid_name(&args.name) {
-        return Err(pitboss_arena::ConfigError {
-            key: "--name",
-            why: format!("`{}`: use letters, digits, _ . + - (at most 64)", args.name),
-        }
-        .into());
+    if let Some(why) = pitboss_arena::name::problem(&args.name) {
+        return Err(pitboss_arena::ConfigError { key: "--name", why }.into());
     }
     let (dir, source) = registry_dir(args.registry.as_deref(), &|k| std::env::var(k).ok())?;
     let dir = &dir;
@@ -257,7 +251,10 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
             check.report
         );
     }
-    println!("conformance check passed: {}", check.report);
+    println!(
+        "conformance check passed: {}",
+        pitboss_arena::name::terminal(&check.report)
+    );
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     if is_new {
         println!(
