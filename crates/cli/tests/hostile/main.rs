@@ -28,6 +28,7 @@
 //! `PITBOSS_HOSTILE_KEEP=1` keeps each test's folder.
 
 mod harness;
+mod names;
 
 use std::os::unix::net::UnixListener;
 use std::path::Path;
