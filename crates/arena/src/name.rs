@@ -135,18 +135,20 @@ pub fn one_line(s: &str) -> Cow<'_, str> {
 }
 
 /// A CSV cell that a spreadsheet will not take for a formula (the OWASP rule): a cell starting
-/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`. For text cells only
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`; control characters
+/// are written as `\u{..}` ([`one_line`]: files get `cat` to terminals too). For text cells only
 /// (names): a negative number would be changed too. The CSV writer quotes what needs quoting.
 pub fn csv_cell(s: &str) -> Cow<'_, str> {
+    let s = one_line(s);
     if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         Cow::Owned(format!("'{s}"))
     } else {
-        Cow::Borrowed(s)
+        s
     }
 }
 
 /// A text field of a CSV file written by hand (`hands.csv`): [`csv_cell`], then quoted as RFC
-/// 4180 says when it holds a comma, a quote or a line break.
+/// 4180 says when it holds a comma or a quote.
 pub fn csv_field(s: &str) -> Cow<'_, str> {
     let cell = csv_cell(s);
     if !cell.contains([',', '"', '\n', '\r']) {
@@ -237,7 +239,8 @@ mod tests {
             ("+1", "'+1"),
             ("-1", "'-1"),
             ("@x", "'@x"),
-            ("\tx", "'\tx"),
+            ("\tx", "\\u{9}x"),
+            ("-\u{1b}x", "'-\\u{1b}x"),
             ("x=1", "x=1"),
         ] {
             assert_eq!(csv_cell(cell), want);
