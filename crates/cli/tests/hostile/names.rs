@@ -21,6 +21,8 @@ fn hostile_names() -> Vec<(&'static str, String)> {
         ("escape", "\u{1b}[2J\u{1b}]0;pwned\u{7}evil".to_string()),
         ("newline", "evil\nname".to_string()),
         ("formula", "=cmd|' /C calc'!A0".to_string()),
+        // Without a slash (which an older check refused for a path's sake) and with a leading `-`.
+        ("formula2", "-2+3+cmd|'calc'!A0".to_string()),
         ("long", "n".repeat(300)),
     ]
 }
