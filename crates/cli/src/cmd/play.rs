@@ -130,16 +130,20 @@ impl Progress {
         } else {
             1
         };
-        let leader = cfg
+        // By display name (a spec may be a long path, or hold anything a file name can).
+        let leader = stats
             .bots
             .iter()
-            .zip(&stats.bots)
-            .map(|(n, s)| SummaryRow::new(n, s, unit, per_unit))
+            .enumerate()
+            .map(|(i, s)| SummaryRow::new(cfg.name(i), s, unit, per_unit))
             .max_by(|a, b| a.mbb_per_hand.total_cmp(&b.mbb_per_hand));
         if let Some(r) = leader {
             bar.set_message(format!(
                 "leader {} {:+.1} mbb/h [{:.1}, {:.1}]",
-                r.bot, r.mbb_per_hand, r.ci95_low, r.ci95_high
+                pitboss_arena::name::one_line(&r.bot),
+                r.mbb_per_hand,
+                r.ci95_low,
+                r.ci95_high
             ));
         }
     }
