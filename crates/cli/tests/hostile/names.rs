@@ -355,7 +355,7 @@ fn bytes_below(dir: &Path) -> u64 {
 }
 
 #[test]
-fn a_padded_stale_flood_is_a_fault_and_transcripts_are_capped() {
+fn a_padded_stale_flood_is_a_fault_and_transcripts_stay_bounded() {
     let _g = lock();
     let a = Arena::new("stalepad");
     let bot = a.exec("stale_pad.py", &[]);
