@@ -10,6 +10,7 @@
 pub mod config;
 pub mod convert;
 pub mod multi;
+pub mod name;
 pub mod output;
 pub mod player;
 pub mod referee;

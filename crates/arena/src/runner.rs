@@ -344,6 +344,8 @@ pub(crate) struct Recorder<'a> {
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
     names_by_seat: Vec<String>,
+    /// The bots' names as `hands.csv` fields (escaped once: no formula, quoted if need be).
+    csv_names: Vec<String>,
     stacks: Vec<u64>,
     game: pitboss_rules::Game,
     unit_net: Vec<i64>,
@@ -366,6 +368,9 @@ impl<'a> Recorder<'a> {
             hands_csv: Vec::new(),
             phhs: Vec::new(),
             names_by_seat: vec![String::new(); n],
+            csv_names: (0..n)
+                .map(|i| crate::name::csv_field(cfg.name(i)).into_owned())
+                .collect(),
             stacks: (0..n).map(|s| table.stack(Seat(s as u8))).collect(),
             game: *table.game(),
             unit_net: vec![0i64; n],
@@ -439,7 +444,7 @@ impl<'a> Recorder<'a> {
                     s.rotation,
                     s.button + 1,
                     seat.index() + 1,
-                    cfg.name(bot),
+                    self.csv_names[bot],
                     u8::from(showdown),
                     faults.join(";")
                 );

@@ -85,6 +85,7 @@ pub const DEFAULT_STARTUP_MS: u64 = 10_000;
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ManifestFile {
+    /// The bot's name in tables, logs and file names: the set of [`crate::name`].
     name: String,
     command: Vec<String>,
     /// Working directory, relative to the manifest's folder (default: that folder).
@@ -136,9 +137,13 @@ impl BotSpec {
             let Some(first) = command.first() else {
                 return Err(SpecError::EmptyExec(s.into()));
             };
-            let name = Path::new(first)
-                .file_name()
-                .map_or_else(|| first.clone(), |n| n.to_string_lossy().into_owned());
+            // The program's file name is the author's choice: made a name of the set (it becomes
+            // the log's file name and is printed).
+            let name = crate::name::sanitize(
+                &Path::new(first)
+                    .file_name()
+                    .map_or_else(|| first.clone(), |n| n.to_string_lossy().into_owned()),
+            );
             let dir = std::env::current_dir().map_err(|source| SpecError::Read {
                 path: ".".into(),
                 source,
@@ -185,8 +190,13 @@ const INTERPRETERS: [&str; 9] = [
 
 /// The short name a bot is shown under in tables and files: a manifest's `name`, the script or
 /// program of an `exec:` spec, else the spec itself (built-in names). Spec paths such as
-/// `/home/me/bots/x/bot.toml` would break the columns of every table.
+/// `/home/me/bots/x/bot.toml` would break the columns of every table. Always a name of the set of
+/// [`crate::name`]: a manifest's name is checked when it is loaded, anything else is sanitized.
 pub fn display_name(spec: &str) -> String {
+    crate::name::sanitize(&raw_display_name(spec))
+}
+
+fn raw_display_name(spec: &str) -> String {
     if let Some(cmd) = spec.strip_prefix("exec:") {
         let words: Vec<&str> = cmd.split_whitespace().collect();
         let stem = |w: &str| {
@@ -219,7 +229,7 @@ pub fn display_names(specs: &[String]) -> Vec<String> {
         let mut k = 1;
         while out.contains(&name) {
             k += 1;
-            name = format!("{base}-{k}");
+            name = crate::name::numbered(&base, k);
         }
         out.push(name);
     }
@@ -280,8 +290,8 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
             "command: must name a program, e.g. [\"python3\", \"bot.py\"]",
         ));
     }
-    if m.name.is_empty() || m.name.contains(['/', '\\']) {
-        return Err(bad("name: must be non-empty and contain no slash"));
+    if let Some(why) = crate::name::problem(&m.name) {
+        return Err(bad(&format!("name: {why}")));
     }
     if m.limits.decision_ms == Some(0) {
         return Err(bad("limits.decision_ms: must be at least 1"));
@@ -494,6 +504,28 @@ mod tests {
             panic!()
         };
         assert_eq!(e.reads_outside().len(), 1, "{:?}", e.reads_outside());
+        for name in [
+            "\\u001B[2Jx",
+            "a\\nb",
+            "=cmd|' /C calc'!A0",
+            "-x",
+            "",
+            &"n".repeat(300),
+        ] {
+            std::fs::write(
+                d.join("named.toml"),
+                format!("name = \"{name}\"\ncommand = [\"./run\"]\n"),
+            )
+            .unwrap();
+            let err = BotSpec::parse(d.join("named.toml").to_str().unwrap(), &builtin)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("named.toml") && err.contains("name:"),
+                "{name}: {err}"
+            );
+            assert!(!err.contains('\u{1b}') && !err.contains('\n'), "{err}");
+        }
         std::fs::write(d.join("bad.toml"), "name = \"x\"\ncmd = []\n").unwrap();
         let err = BotSpec::parse(d.join("bad.toml").to_str().unwrap(), &builtin).unwrap_err();
         assert!(err.to_string().contains("cmd"), "{err}");
@@ -510,13 +542,28 @@ mod tests {
             "lowball",
             "exec:python3 other/bot.py",
             "lowball",
+            "exec:python3 /x/=cmd|'\u{1b}]0;t\u{7}'!A0.py",
+            "exec:/x/@evil",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
         assert_eq!(
             display_names(&specs),
-            ["lowball", "bot", "mybot", "lowball-2", "bot-2", "lowball-3"]
+            [
+                "lowball",
+                "bot",
+                "mybot",
+                "lowball-2",
+                "bot-2",
+                "lowball-3",
+                "_cmd____0_t___A0",
+                "_evil"
+            ]
         );
+        let BotSpec::External(e) = BotSpec::parse("exec:/x/=a\u{1b}b", &|_| false).unwrap() else {
+            panic!()
+        };
+        assert_eq!(e.name, "_a_b");
     }
 }

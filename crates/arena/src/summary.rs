@@ -199,7 +199,9 @@ pub fn write_csv<W: Write>(w: W, rows: &[SummaryRow]) -> Result<(), csv::Error> 
     out.write_record(&header)?;
     for r in rows {
         let mut rec = vec![
-            r.bot.clone(),
+            // A name never starts a formula; checked again here (defence in depth: a valid
+            // name is unchanged, so the contract's bytes are too).
+            crate::name::csv_cell(&r.bot).into_owned(),
             r.hands.to_string(),
             r.net_chips.to_string(),
             format!("{:.3}", r.mean_per_hand),
@@ -254,7 +256,7 @@ pub fn table(rows: &[SummaryRow]) -> String {
         s.push_str(&format!(
             "{:<4} {:<24} {:>10} {:>14} {:>12.1} {:>25} {:>7}",
             i + 1,
-            r.bot,
+            crate::name::one_line(&r.bot),
             r.hands,
             r.net_chips,
             r.mbb_per_hand,

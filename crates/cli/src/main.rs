@@ -20,7 +20,10 @@ fn main() -> ExitCode {
         Err(err) => {
             let code = exit_codes::for_error(&err);
             if code != exit_codes::SUCCESS {
-                eprintln!("pitboss: error: {err:#}");
+                // Errors quote names, paths and bot output: nothing in them may drive the
+                // terminal.
+                let text = format!("{err:#}");
+                eprintln!("pitboss: error: {}", pitboss_arena::name::terminal(&text));
             }
             ExitCode::from(code)
         }

@@ -10,7 +10,8 @@ use pitboss_cards::Deck;
 use pitboss_protocol::{FaultKind, MatchStart};
 use pitboss_rules::{Preset, Seat};
 
-use super::player::{BuiltinFn, ExternalFactory, ExternalOptions, Report};
+use super::player::{BuiltinFn, ExternalFactory, ExternalOptions, Report, TRANSCRIPT_CAP};
+use super::session::TranscriptCap;
 use super::spec::{BotSpec, SpecError};
 use pitboss_arena::player::Player;
 use pitboss_arena::referee::Referee;
@@ -73,6 +74,15 @@ fn explain(kind: FaultKind) -> &'static str {
 /// # Errors
 /// [`SpecError`] when the spec itself cannot be used.
 pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckReport, SpecError> {
+    // One transcript budget for the whole check (every game and table count), so that a check
+    // writes at most that much whatever the bot sends.
+    let mut co = co.clone();
+    let cap = co
+        .external
+        .transcript_share
+        .get_or_insert_with(|| TranscriptCap::new(TRANSCRIPT_CAP))
+        .clone();
+    let co = &co;
     let is_builtin = |s: &str| builtin(s, 1).is_some();
     let parsed = BotSpec::parse(spec, &is_builtin)?;
     if let BotSpec::External(e) = &parsed {
@@ -172,6 +182,13 @@ pub fn check(spec: &str, builtin: BuiltinFn, co: &CheckOptions) -> Result<CheckR
         if concurrency > 1 {
             play_concurrent(&game, &parsed, builtin, co, &mut rep)?;
         }
+    }
+    if cap.reached() {
+        rep.problem(format!(
+            "the transcripts reached their cap of {} MiB (the rest was not recorded): the bot \
+             writes far more than a check's replies need (padded or stale lines)",
+            cap.cap() >> 20
+        ));
     }
     verdict(&mut rep, co);
     Ok(rep)

@@ -312,6 +312,7 @@ pub fn prepare(
         startup: Duration::from_millis(lim.startup_ms.unwrap_or(spec::DEFAULT_STARTUP_MS)),
         freeze_idle: false,
         transcript: None,
+        transcript_cap: None,
         log,
     };
     Ok(Prepared {

@@ -20,7 +20,7 @@ use pitboss_protocol::{
 use super::lines::Batch;
 use super::player::{ActOut, HandEndOut, HandStartOut, Shared, TIMEOUT_STRIKES};
 use super::procs::reply_id;
-use super::session::{shown, Session, STALE_MAX};
+use super::session::{shown, Session, Stale};
 use pitboss_arena::multi::MultiProcess;
 use pitboss_arena::player::Fault;
 
@@ -121,7 +121,8 @@ pub struct Mux {
     failed: Option<Fault>,
     forfeited: bool,
     timeouts: u32,
-    stale: u32,
+    /// Stale replies since the last answer (lines and bytes).
+    stale: Stale,
     buf: Vec<u8>,
     lines: Batch,
     /// Requests queued but not yet written (the last entries of `pending`): their clocks start
@@ -167,7 +168,7 @@ impl Mux {
             pending: Pendings::default(),
             answers: Vec::new(),
             timeouts: 0,
-            stale: 0,
+            stale: Stale::default(),
             buf: Vec::with_capacity(4096),
             lines: Batch::default(),
             unstamped: 0,
@@ -219,7 +220,7 @@ impl Mux {
         }
         self.down = Some(f.kind);
         self.timeouts = 0;
-        self.stale = 0;
+        self.stale = Stale::default();
         self.unstamped = 0;
         for (_, p) in self.pending.drain() {
             self.answers.push((p.table, Err(f.clone())));
@@ -298,12 +299,8 @@ impl Mux {
         let seq = self.session.as_ref().map_or(0, Session::last_id);
         let Some((p, out_of_order)) = self.pending.remove(id) else {
             if id <= seq {
-                self.stale += 1;
-                if self.stale > STALE_MAX {
-                    let f = Fault::new(
-                        FaultKind::Malformed,
-                        format!("more than {STALE_MAX} stale replies (a flood)"),
-                    );
+                if let Some(why) = self.stale.add(line.len()) {
+                    let f = Fault::new(FaultKind::Malformed, why);
                     return self.stop(&f);
                 }
                 if let Some(s) = &self.session {
@@ -336,7 +333,7 @@ impl Mux {
             )),
             Ok(FromBot::Action(a)) => {
                 self.timeouts = 0;
-                self.stale = 0;
+                self.stale = Stale::default();
                 let us = took.as_micros() as u64;
                 self.tally.decisions += 1;
                 self.tally.total_us += us;

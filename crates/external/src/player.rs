@@ -22,7 +22,7 @@ use pitboss_protocol::{
 use serde::Serialize;
 
 use super::launch;
-use super::session::{is_fatal, BotLog, Launch, Session};
+use super::session::{is_fatal, BotLog, Launch, Session, TranscriptCap};
 use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
 use pitboss_arena::player::{Fault, InProcess, Player};
 use pitboss_arena::runner::BotFactory;
@@ -38,6 +38,9 @@ pub struct ExternalOptions {
     pub sandbox: bool,
     pub freeze_idle: bool,
     pub transcript: bool,
+    /// One transcript budget for every external bot of these options (`check`: the whole check
+    /// of its one bot, over all its games); `None`: each bot gets [`TRANSCRIPT_CAP`] of its own.
+    pub transcript_share: Option<Arc<TranscriptCap>>,
     /// The match's output folder (bot logs go to `bots/`, transcripts to `transcripts/`).
     pub out: PathBuf,
     /// How manifests' build steps run.
@@ -57,6 +60,7 @@ impl Default for ExternalOptions {
             sandbox: true,
             freeze_idle: false,
             transcript: false,
+            transcript_share: None,
             out: PathBuf::new(),
             build: spec::BuildOptions::default(),
             allow_read_outside: true,
@@ -77,6 +81,7 @@ impl ExternalOptions {
             sandbox: cfg.sandbox,
             freeze_idle: cfg.freeze_idle,
             transcript: cfg.transcript,
+            transcript_share: None,
             out: cfg.out.clone(),
             build: spec::BuildOptions {
                 sandbox: cfg.sandbox,
@@ -90,10 +95,21 @@ impl ExternalOptions {
 /// Stderr kept per bot in its log file.
 pub const LOG_CAP: u64 = 1 << 20;
 
+/// Transcript bytes kept per bot and match (all its processes; `--transcript`, and `check`, which
+/// always writes them, for the whole check): past it the transcript says so and stops.
+pub const TRANSCRIPT_CAP: u64 = 32 << 20;
+
 /// What one external bot did during the match (for `pitboss check` and the match log).
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The name in the bot's hello (at most 64 characters).
     pub name: String,
+    /// The bot's log file (`None`: it could not be created, and a warning says why), and the
+    /// pattern of its transcripts' files (`<out>/transcripts/<label>-*.txt`, one per process).
+    pub log: Option<PathBuf>,
+    pub transcripts: Option<PathBuf>,
+    /// Whether the transcripts reached [`TRANSCRIPT_CAP`] (and were cut).
+    pub transcripts_cut: bool,
     pub games: Vec<String>,
     pub decisions: u64,
     pub total_us: u64,
@@ -134,6 +150,7 @@ pub struct Shared {
     pub restarts_max: u32,
     launch: Launch,
     transcripts: Option<PathBuf>,
+    transcript_cap: Arc<TranscriptCap>,
     pub(super) bank: AtomicU64,
     restarts: AtomicU32,
     spawns: AtomicU32,
@@ -239,6 +256,7 @@ impl Shared {
             .transcripts
             .as_ref()
             .map(|d| d.join(format!("{}-{}.txt", self.label, k + 1)));
+        l.transcript_cap = Some(self.transcript_cap.clone());
         let s = Session::start(&l)?;
         if let Ok(mut r) = self.report.lock() {
             r.name.clone_from(&s.name);
@@ -264,6 +282,7 @@ impl Shared {
         r.restarts = self.restarts.load(Ordering::Relaxed);
         r.spawns = self.spawns.load(Ordering::Relaxed);
         r.forfeited = self.forfeited.load(Ordering::Relaxed);
+        r.transcripts_cut = self.transcripts.is_some() && self.transcript_cap.reached();
         r
     }
 
@@ -553,6 +572,10 @@ impl Drop for ExternalPlayer {
     }
 }
 
+fn log_error_free(log: &Mutex<BotLog>) -> bool {
+    log.lock().is_ok_and(|l| l.error().is_none())
+}
+
 /// What the jail enforces (or that it is off), in one line.
 pub fn jail_description(enabled: bool) -> String {
     if enabled {
@@ -617,18 +640,21 @@ impl ExternalFactory {
                 BotSpec::Builtin(n) => Entry::Builtin(n),
                 BotSpec::External(e) => {
                     super::build::build(&e, &opts.build)?;
-                    let label = format!("{}-{}", i + 1, e.name);
+                    // The label names the bot's files: its name is of the set of
+                    // `pitboss_arena::name` already (checked or sanitized when the spec was
+                    // read); sanitized again here so that every bot gets its log whatever a
+                    // caller put in `name`.
+                    let label = format!("{}-{}", i + 1, pitboss_arena::name::sanitize(&e.name));
                     let logs = opts.out.join("bots");
                     mkdir(&logs)?;
                     let transcripts = opts.transcript.then(|| opts.out.join("transcripts"));
                     if let Some(t) = &transcripts {
                         mkdir(t)?;
                     }
-                    let log = Arc::new(Mutex::new(BotLog::new(
-                        Some(logs.join(format!("{label}.log"))),
-                        LOG_CAP,
-                    )));
-                    let prep = launch::prepare(
+                    let log_path = logs.join(format!("{label}.log"));
+                    let log = Arc::new(Mutex::new(BotLog::new(Some(log_path.clone()), LOG_CAP)));
+                    let log_error = log.lock().ok().and_then(|l| l.error().map(String::from));
+                    let mut prep = launch::prepare(
                         &e,
                         &label,
                         opts.limits,
@@ -637,6 +663,10 @@ impl ExternalFactory {
                         &opts.out,
                         log.clone(),
                     )?;
+                    if let Some(why) = log_error {
+                        prep.warnings
+                            .push(format!("no log file: {why} (its stderr is dropped)"));
+                    }
                     for w in &prep.warnings {
                         tracing::warn!(bot = %e.name, "{w}");
                         if let Ok(mut l) = log.lock() {
@@ -649,6 +679,9 @@ impl ExternalFactory {
                         l.note(&jail_description(opts.sandbox));
                     }
                     let lim = prep.limits;
+                    let transcript_files = transcripts
+                        .as_ref()
+                        .map(|d| d.join(format!("{label}-*.txt")));
                     Entry::External(Arc::new(Shared {
                         label,
                         decision_ms: lim.decision_ms.unwrap_or(spec::DEFAULT_DECISION_MS),
@@ -656,6 +689,10 @@ impl ExternalFactory {
                         bank: AtomicU64::new(lim.bank_ms.unwrap_or(spec::DEFAULT_BANK_MS)),
                         spec: e,
                         launch,
+                        transcript_cap: opts
+                            .transcript_share
+                            .clone()
+                            .unwrap_or_else(|| TranscriptCap::new(TRANSCRIPT_CAP)),
                         transcripts,
                         restarts: AtomicU32::new(0),
                         spawns: AtomicU32::new(0),
@@ -666,6 +703,8 @@ impl ExternalFactory {
                         probe_fault: Mutex::new(None),
                         report: Mutex::new(Report {
                             warnings: prep.warnings,
+                            log: log_error_free(&log).then_some(log_path),
+                            transcripts: transcript_files,
                             ..Report::default()
                         }),
                         log,

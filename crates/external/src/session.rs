@@ -5,16 +5,15 @@
 //! everything (the jail's PID namespace dies with its init, whatever sessions the bot made).
 //!
 //! Everything the bot writes on stdout counts: a line that arrives before the request it claims
-//! to answer is a fault, stale replies are counted against a flood limit, and the referee's notes
-//! about them share the log's size cap.
+//! to answer is a fault, stale replies are counted against a flood limit (lines and bytes), the
+//! referee's notes about them share the log's size cap, and transcripts have a byte cap of their
+//! own.
 //!
 //! Each session owns a small current-thread Tokio runtime: the referee loop is synchronous and
 //! calls `block_on` from its worker thread, so the pipes are polled on that same thread with no
 //! cross-thread wake-up per message (measured: see `EXTERNAL-BENCH.md`).
 
 use std::collections::BTreeSet;
-use std::fs::File;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -27,7 +26,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use pitboss_jail::{Jail, JailSpec};
 
 use super::botlog::describe;
-pub use super::botlog::{shown, BotLog, Tail, SHOWN};
+pub use super::botlog::{shown, BotLog, Tail, Transcript, TranscriptCap, SHOWN};
 use super::lines::{Batch, LineError, LineReader};
 use super::procs::{fd_readable, reap_group, reply_id, set_rlimits};
 use super::rt::Rt;
@@ -40,6 +39,33 @@ pub const GRACE: Duration = Duration::from_millis(500);
 /// Stale replies (answers to requests already settled) tolerated while one request waits; more
 /// is a flood, a fault.
 pub const STALE_MAX: u32 = 64;
+/// Bytes of stale replies tolerated while one request waits (64 replies of 256 bytes: a real
+/// action reply is under 200); more is a flood too, however few the lines. Without it a bot could
+/// pad each of its 64 stale lines to the line limit and have the referee read and record megabytes
+/// per decision.
+pub const STALE_BYTES_MAX: u64 = 16 * 1024;
+
+/// Stale replies seen while one request waits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stale {
+    pub lines: u32,
+    pub bytes: u64,
+}
+
+impl Stale {
+    /// Counts one stale line of `len` bytes; the fault's detail when that makes a flood.
+    pub fn add(&mut self, len: usize) -> Option<String> {
+        self.lines += 1;
+        self.bytes += len as u64 + 1;
+        (self.lines > STALE_MAX || self.bytes > STALE_BYTES_MAX).then(|| {
+            format!(
+                "{} stale replies of {} bytes in all (at most {STALE_MAX} replies and \
+                 {STALE_BYTES_MAX} bytes: a flood)",
+                self.lines, self.bytes
+            )
+        })
+    }
+}
 
 static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
@@ -89,6 +115,8 @@ pub struct Launch {
     pub startup: Duration,
     pub freeze_idle: bool,
     pub transcript: Option<PathBuf>,
+    /// The byte budget of the bot's transcripts (with `transcript`).
+    pub transcript_cap: Option<Arc<TranscriptCap>>,
     pub log: Arc<Mutex<BotLog>>,
 }
 
@@ -101,8 +129,7 @@ struct Io {
     exited: Option<ExitStatus>,
     tail: Arc<Mutex<Tail>>,
     log: Arc<Mutex<BotLog>>,
-    transcript: Option<std::io::BufWriter<File>>,
-    born: Instant,
+    transcript: Option<Transcript>,
     freeze_idle: bool,
     frozen: bool,
     stderr_task: Option<tokio::task::JoinHandle<()>>,
@@ -145,12 +172,7 @@ impl Io {
 
     fn record(&mut self, dir: char, bytes: &[u8]) {
         if let Some(t) = self.transcript.as_mut() {
-            let us = self.born.elapsed().as_micros();
-            let _ = write!(t, "{us} {dir} ");
-            let _ = t.write_all(&bytes[..bytes.len().min(64 * 1024)]);
-            if !bytes.ends_with(b"\n") {
-                let _ = t.write_all(b"\n");
-            }
+            t.record(dir, bytes);
         }
     }
 
@@ -193,8 +215,10 @@ impl Io {
             return Ok(None);
         }
         self.thaw();
+        // One count of stale replies for the request, before it is written and while it waits.
+        let mut stale = Stale::default();
         if let Some(id) = expect {
-            self.drain_unsolicited(id).await?;
+            self.drain_unsolicited(id, &mut stale).await?;
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crash_fault("input already closed"));
@@ -228,7 +252,6 @@ impl Io {
             self.freeze();
             return Ok(None);
         };
-        let mut stale = 0u32;
         loop {
             let got = tokio::select! {
                 biased;
@@ -308,7 +331,7 @@ impl Io {
                 }
                 Ok(Err(e)) => Got::Read(e),
             };
-            let mut stale = 0;
+            let mut stale = Stale::default();
             if let Some(Err(f)) = self.settle(got, 0, budget, &mut stale).await {
                 return Err(f);
             }
@@ -319,8 +342,7 @@ impl Io {
     /// Before a request goes out: every line the bot has already written is read now. None of
     /// them can answer the coming request (the bot has not seen it): an id at or past `next` is
     /// a reply to a request not yet sent — a fault; older ids are stale and counted.
-    async fn drain_unsolicited(&mut self, next: u64) -> Result<(), Fault> {
-        let mut stale = 0u32;
+    async fn drain_unsolicited(&mut self, next: u64, stale: &mut Stale) -> Result<(), Fault> {
         while self.reader.has_line() || fd_readable(self.stdout_fd) {
             let got = match self.reader.next_line().await {
                 Ok(()) => Got::Line,
@@ -344,7 +366,7 @@ impl Io {
                 }
             }
             let budget = Duration::ZERO;
-            if let Some(Err(f)) = self.settle(got, next, budget, &mut stale).await {
+            if let Some(Err(f)) = self.settle(got, next, budget, stale).await {
                 return Err(f);
             }
         }
@@ -358,7 +380,7 @@ impl Io {
         got: Got,
         id: u64,
         budget: Duration,
-        stale: &mut u32,
+        stale: &mut Stale,
     ) -> Option<Result<FromBot, Fault>> {
         match got {
             Got::Line => {
@@ -374,14 +396,10 @@ impl Io {
                             return Some(Ok(reply));
                         }
                         if rid < id {
-                            *stale += 1;
-                            if *stale > STALE_MAX {
+                            if let Some(why) = stale.add(line.len()) {
                                 let f = Fault::new(
                                     FaultKind::Malformed,
-                                    format!(
-                                        "more than {STALE_MAX} stale replies while request {id} \
-                                         waited (a flood)"
-                                    ),
+                                    format!("{why} while request {id} waited"),
                                 );
                                 self.note(&f.detail);
                                 return Some(Err(f));
@@ -513,7 +531,7 @@ impl Io {
             let _ = tokio::time::timeout(Duration::from_millis(200), t).await;
         }
         if let Some(t) = self.transcript.as_mut() {
-            let _ = t.flush();
+            t.flush();
         }
     }
 }
@@ -631,11 +649,10 @@ impl Session {
                 }
             })
         };
-        let transcript = l
-            .transcript
-            .as_ref()
-            .and_then(|p| File::create(p).ok())
-            .map(std::io::BufWriter::new);
+        let transcript = match (&l.transcript, &l.transcript_cap) {
+            (Some(p), Some(cap)) => Transcript::create(p, cap.clone()),
+            _ => None,
+        };
         drop(_guard);
         let mut s = Session {
             rt,
@@ -648,7 +665,6 @@ impl Session {
                 tail,
                 log: l.log.clone(),
                 transcript,
-                born: Instant::now(),
                 freeze_idle: l.freeze_idle,
                 frozen: false,
                 stderr_task: Some(stderr_task),
@@ -683,7 +699,8 @@ impl Session {
                 Err(hs("`concurrency` must be at least 1".into()))
             }
             Ok(Some((FromBot::Hello(h), _))) if h.protocol == PROTOCOL_VERSION => {
-                s.name = h.name;
+                // Informational (`check` shows it): kept short.
+                s.name = h.name.chars().take(pitboss_arena::name::MAX_LEN).collect();
                 s.games = h.games;
                 s.concurrency = h.concurrency.map(|c| c.min(MAX_CONCURRENCY));
                 s.compact = matches!(h.messages, Some(Messages::Compact | Messages::Terse));

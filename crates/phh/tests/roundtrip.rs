@@ -98,3 +98,40 @@ fn a_changed_finishing_stack_is_caught() {
         v => panic!("not caught: {v:?}"),
     }
 }
+
+/// Player names are data: whatever a name holds (terminal escapes, quotes of both kinds, a
+/// newline, a backslash, a formula), the `players` field is a TOML string that reads back as the
+/// same name and leaves no raw control byte in the file.
+#[test]
+fn hostile_player_names_are_toml_strings() {
+    let p = play(7, 1, 0);
+    let hostile = [
+        "\u{1b}[2J\u{1b}]0;pwned\u{7}",
+        "a'b\"c\\d",
+        "evil\nplayers = ['x']",
+        "=cmd|' /C calc'!A0",
+        "''' triple",
+    ];
+    let names: Vec<String> = (0..p.setup.stacks.len())
+        .map(|i| hostile[i % hostile.len()].to_string())
+        .collect();
+    let phh = phh_from_events(&HandRecord {
+        game: &p.setup.game,
+        stacks: &p.setup.stacks,
+        button: p.setup.button,
+        events: p.hand.events(),
+        names: Some(&names),
+        hand: Some(1),
+    });
+    let text = to_toml(&phh);
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "a raw control character:\n{text}"
+    );
+    let hands = parse_str("mem.phh", &text).expect("our own TOML parses");
+    assert_eq!(hands[0].hand, phh, "names survive TOML\n{text}");
+    assert_eq!(
+        replay(&hands[0]).expect("replays").verdict,
+        Verdict::Verified
+    );
+}

@@ -149,13 +149,11 @@ fn err(key: &'static str, why: impl Into<String>) -> ConfigError {
     }
 }
 
-/// Whether `s` can be a bot name (it appears in file names): letters, digits, `_ . + -`.
+/// Whether `s` can be a bot name (it appears in file names, terminals and spreadsheets): the set
+/// of [`pitboss_arena::name`], 1 to 64 letters, digits, `_ . + -`, starting with a letter, digit
+/// or `_`.
 pub fn valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 64
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-'))
-        && !s.starts_with('.')
+    pitboss_arena::name::valid(s)
 }
 
 impl TournamentConfig {
@@ -186,7 +184,12 @@ impl TournamentConfig {
             if !valid_name(&name) {
                 return Err(err(
                     "--bot / bots",
-                    format!("`{name}` is not a bot name (letters, digits, _ . + -; give {{ name = \"...\", spec = \"...\" }} for other specs, or NAME=SPEC on the command line)"),
+                    format!(
+                        "{} is not a bot name ({}; give {{ name = \"...\", spec = \"...\" }} \
+                         for other specs, or NAME=SPEC on the command line)",
+                        pitboss_arena::name::quoted(&name),
+                        pitboss_arena::name::RULE
+                    ),
                 ));
             }
             if bots.iter().any(|b| b.name == name) {

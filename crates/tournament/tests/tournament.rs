@@ -312,3 +312,68 @@ fn luck_adjusted_tournaments_are_recorded_in_the_plan_and_give_the_same_standing
     }
     assert_eq!(a, run(2, "luck-2"));
 }
+
+/// Names in a plan are checked when the tournament is configured, but a plan can be edited by hand:
+/// every report escapes them again. A name that would be a spreadsheet formula is a text cell in
+/// both CSV files, `|` and backticks cannot break `leaderboard.md`'s tables, HTML is escaped, and
+/// no control character reaches any file or the terminal table.
+#[test]
+fn hostile_names_in_a_plan_are_escaped_in_every_report() {
+    let out = tmp("hostile-names");
+    let cfg = config(
+        TournamentFile {
+            games: Some(vec!["27td-fl".into()]),
+            bots: bots(&[("a", "call"), ("b", "random")]),
+            deals: Some(20),
+            batch: Some(10),
+            threads: Some(1),
+            ..TournamentFile::default()
+        },
+        &out,
+    );
+    let st = standings(&cfg);
+    let mut plan = load_folders(std::slice::from_ref(&cfg.out))
+        .expect("loads")
+        .plan;
+    plan.config.bots[0].name = "=cmd|' /C calc'!A0".into();
+    plan.config.bots[1].name = "\u{1b}[2J|`x`<b>x</b>".into();
+    plan.config.name = "<script>\u{1b}]0;t\u{7} | # title".into();
+    let report = tournament::report::Report::build(&plan, &st);
+    let dir = out.join("report");
+    report.write(&dir).expect("writes");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    for f in [
+        "leaderboard.csv",
+        "crosstable.csv",
+        "leaderboard.md",
+        "report.html",
+    ] {
+        let text = read(f);
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}']),
+            "{f}: a control character\n{text}"
+        );
+    }
+    assert!(!report.text_table().contains('\u{1b}'));
+    for f in ["leaderboard.csv", "crosstable.csv"] {
+        let text = read(f);
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let head = r.headers().unwrap().clone();
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            for (k, v) in head.iter().zip(rec.iter()) {
+                if k == "bot" || k == "opponent" {
+                    assert!(!v.starts_with(['=', '+', '-', '@']), "{f}: {k} = {v:?}");
+                }
+            }
+        }
+    }
+    let md = read("leaderboard.md");
+    assert!(md.contains("\\|\\`x\\`\\<b\\>"), "{md}");
+    let html = read("report.html");
+    assert!(
+        !html.contains("<script>") && !html.contains("<b>x"),
+        "{html}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -52,6 +52,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
             sandbox: !args.no_sandbox,
             freeze_idle: false,
             transcript: true,
+            // One budget for the whole check: the check sets it.
+            transcript_share: None,
             out,
             build: external::BuildOptions {
                 sandbox: !args.no_sandbox,
@@ -68,7 +70,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
         }
     })?;
     for l in &report.lines {
-        println!("{l}");
+        // Lines quote the bot's output (fault details, its stderr): made printable.
+        println!("{}", pitboss_arena::name::terminal(l));
     }
     if report.fit() {
         Ok(())

@@ -130,16 +130,20 @@ impl Progress {
         } else {
             1
         };
-        let leader = cfg
+        // By display name (a spec may be a long path, or hold anything a file name can).
+        let leader = stats
             .bots
             .iter()
-            .zip(&stats.bots)
-            .map(|(n, s)| SummaryRow::new(n, s, unit, per_unit))
+            .enumerate()
+            .map(|(i, s)| SummaryRow::new(cfg.name(i), s, unit, per_unit))
             .max_by(|a, b| a.mbb_per_hand.total_cmp(&b.mbb_per_hand));
         if let Some(r) = leader {
             bar.set_message(format!(
                 "leader {} {:+.1} mbb/h [{:.1}, {:.1}]",
-                r.bot, r.mbb_per_hand, r.ci95_low, r.ci95_high
+                pitboss_arena::name::one_line(&r.bot),
+                r.mbb_per_hand,
+                r.ci95_low,
+                r.ci95_high
             ));
         }
     }
@@ -238,7 +242,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let faults: u64 = result.stats.bots[i].faults.iter().sum();
         let line = format!(
             "{name} ({}): {} process(es) started, {} restart(s){}, {} decisions, {faults} fault(s), mean reply {:.3} ms, slowest {:.1} ms",
-            cfg.bots[i],
+            pitboss_arena::name::one_line(&cfg.bots[i]),
             r.spawns,
             r.restarts,
             if r.forfeited { ", FORFEITED" } else { "" },
@@ -248,12 +252,33 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         );
         log.push_str(&line);
         log.push('\n');
+        // Which files hold this bot (its name is its file name only once made one).
+        match &r.log {
+            Some(p) => log.push_str(&format!("  log: {}\n", p.display())),
+            None => log.push_str("  log: none (see the warning)\n"),
+        }
+        if let Some(t) = &r.transcripts {
+            log.push_str(&format!(
+                "  transcripts: {}{}\n",
+                t.display(),
+                if r.transcripts_cut {
+                    format!(
+                        " (cut at the cap of {} MiB)",
+                        pitboss_external::player::TRANSCRIPT_CAP >> 20
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
         for w in &r.warnings {
+            let w = pitboss_arena::name::one_line(w);
             eprintln!("pitboss: warning: {name}: {w}");
             log.push_str(&format!("  warning: {w}\n"));
         }
         for f in &r.faults {
-            log.push_str(&format!("  fault: {f}\n"));
+            let f = f.to_string();
+            log.push_str(&format!("  fault: {}\n", pitboss_arena::name::one_line(&f)));
         }
         if r.faults.len() as u64 > 0 && faults > r.faults.len() as u64 {
             log.push_str(&format!(
@@ -316,7 +341,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     for l in &loud {
-        eprintln!("pitboss: {l}");
+        eprintln!("pitboss: {}", pitboss_arena::name::terminal(l));
     }
     if strict && !loud.is_empty() {
         return Err(Troubled(loud.len()).into());

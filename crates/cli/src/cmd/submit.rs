@@ -32,9 +32,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use pitboss_arena::output::{timestamp, write_atomic};
-use pitboss_tournament::{
-    config::valid_name, EntrantEntry, RunMode, Shard, TournamentConfig, TournamentFile,
-};
+use pitboss_tournament::{EntrantEntry, RunMode, Shard, TournamentConfig, TournamentFile};
 use serde::{Deserialize, Serialize};
 
 use super::botfiles::{self, Limits, Source};
@@ -386,12 +384,8 @@ impl Drop for Staged {
 }
 
 pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
-    if !valid_name(&args.name) {
-        return Err(pitboss_arena::ConfigError {
-            key: "--name",
-            why: format!("`{}`: use letters, digits, _ . + - (at most 64)", args.name),
-        }
-        .into());
+    if let Some(why) = pitboss_arena::name::problem(&args.name) {
+        return Err(pitboss_arena::ConfigError { key: "--name", why }.into());
     }
     let (dir, source) = registry_dir(args.registry.as_deref(), &|k| std::env::var(k).ok())?;
     protect_registry(&dir);
@@ -456,7 +450,10 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
             check.report
         );
     }
-    println!("conformance check passed: {}", check.report);
+    println!(
+        "conformance check passed: {}",
+        pitboss_arena::name::terminal(&check.report)
+    );
     if registry_exists {
         println!("registry: {} ({source})", dir.display());
     } else {

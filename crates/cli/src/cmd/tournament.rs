@@ -70,7 +70,11 @@ pub fn read_file(path: &Path) -> anyhow::Result<TournamentFile> {
 
 /// `--bot NAME=SPEC` or `--bot SPEC`. A spec that is not itself a bot name (a bot.toml path,
 /// `exec:...`) is named after its manifest `name` or program, made unique against `taken`.
-fn entrant(s: &str, taken: &mut Vec<String>) -> EntrantEntry {
+///
+/// # Errors
+/// A `NAME=SPEC` whose NAME is not a bot name, or a spec that cannot be read (a manifest with a
+/// bad `name`), said here rather than as a name made of the whole argument.
+fn entrant(s: &str, taken: &mut Vec<String>) -> Result<EntrantEntry, ConfigError> {
     let e = match s.split_once('=') {
         Some((name, spec)) if tournament::config::valid_name(name) => EntrantEntry::Named {
             name: name.to_string(),
@@ -78,12 +82,26 @@ fn entrant(s: &str, taken: &mut Vec<String>) -> EntrantEntry {
         },
         _ if tournament::config::valid_name(s) => EntrantEntry::Spec(s.to_string()),
         _ => {
+            let is_builtin = |n: &str| pitboss_bots::builtin(n, 1).is_some();
+            if let Err(e) = pitboss_external::BotSpec::parse(s, &is_builtin) {
+                return Err(cfg_err(
+                    "--bot",
+                    match s.split_once('=') {
+                        Some((name, _)) if !s.starts_with("exec:") => format!(
+                            "{}: {}",
+                            pitboss_arena::name::quoted(s),
+                            pitboss_arena::name::problem(name).unwrap_or_default()
+                        ),
+                        _ => e.to_string(),
+                    },
+                ));
+            }
             let base = pitboss_external::display_name(s);
             let mut name = base.clone();
             let mut k = 1;
             while taken.contains(&name) {
                 k += 1;
-                name = format!("{base}-{k}");
+                name = pitboss_arena::name::numbered(&base, k);
             }
             EntrantEntry::Named {
                 name,
@@ -95,7 +113,7 @@ fn entrant(s: &str, taken: &mut Vec<String>) -> EntrantEntry {
         EntrantEntry::Spec(s) => s.clone(),
         EntrantEntry::Named { name, .. } => name.clone(),
     });
-    e
+    Ok(e)
 }
 
 fn default_out(name: &str) -> PathBuf {
@@ -138,10 +156,17 @@ pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfi
     let flags = TournamentFile {
         name: None,
         games: (!args.games.is_empty()).then(|| args.games.clone()),
-        bots: (!args.bots.is_empty()).then(|| {
+        bots: if args.bots.is_empty() {
+            None
+        } else {
             let mut taken = Vec::new();
-            args.bots.iter().map(|b| entrant(b, &mut taken)).collect()
-        }),
+            Some(
+                args.bots
+                    .iter()
+                    .map(|b| entrant(b, &mut taken))
+                    .collect::<Result<_, _>>()?,
+            )
+        },
         format: args.format.clone(),
         table_size: args.table_size,
         tables: args.tables,

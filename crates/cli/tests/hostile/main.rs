@@ -30,6 +30,7 @@
 mod channels;
 mod harness;
 mod limits;
+mod names;
 mod submit_copy;
 
 use std::os::unix::net::UnixListener;

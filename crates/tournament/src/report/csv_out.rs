@@ -11,6 +11,12 @@ fn csv_err(what: &str) -> impl FnOnce(csv::Error) -> TournamentError + '_ {
     }
 }
 
+/// A name cell: never a formula (a valid name is unchanged; a plan edited by hand may hold
+/// anything).
+fn cell(name: &str) -> String {
+    pitboss_arena::name::csv_cell(name).into_owned()
+}
+
 fn f3(x: f64) -> String {
     format!("{x:.3}")
 }
@@ -46,7 +52,7 @@ pub fn leaderboard(r: &Report) -> Result<Vec<u8>, TournamentError> {
         for b in &r.bots {
             w.write_record([
                 b.rank.to_string(),
-                b.bot.clone(),
+                cell(&b.bot),
                 b.games.to_string(),
                 b.hands.to_string(),
                 f3(b.field.value),
@@ -98,8 +104,8 @@ pub fn crosstable(r: &Report) -> Result<Vec<u8>, TournamentError> {
         for p in &r.pairs {
             w.write_record([
                 p.game.clone(),
-                p.bot.clone(),
-                p.opponent.clone(),
+                cell(&p.bot),
+                cell(&p.opponent),
                 p.hands.to_string(),
                 f3(p.mbb),
                 f3(p.low),

@@ -4,9 +4,11 @@ use super::charts::{self, Bar, Curve};
 use super::Report;
 use crate::Format;
 
-/// Escapes text for HTML.
+/// Escapes text for HTML (control characters written as `\u{..}`: a bot name or a title read
+/// from a plan edited by hand may hold anything).
 pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
+    pitboss_arena::name::one_line(s)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
@@ -52,7 +54,8 @@ fn curves(r: &Report) -> Vec<Curve> {
         .bots
         .iter()
         .map(|b| Curve {
-            name: b.name.clone(),
+            // The SVG writer escapes XML, not control characters.
+            name: pitboss_arena::name::one_line(&b.name).into_owned(),
             points: vec![(0.0, 0.0, 0.0)],
         })
         .collect();
@@ -246,13 +249,14 @@ pub fn page(r: &Report) -> String {
         .iter()
         .filter(|p| p.position == 0)
         .map(|p| Bar {
-            label: format!(
+            label: pitboss_arena::name::one_line(&format!(
                 "{} {} vs {}{}",
                 p.game,
                 p.bot,
                 p.opponent,
                 if mirror(p) { " (exact mirror)" } else { "" }
-            ),
+            ))
+            .into_owned(),
             mean: p.mbb,
             low: p.low,
             high: p.high,

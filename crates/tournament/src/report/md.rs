@@ -1,11 +1,12 @@
 //! `leaderboard.md`: the leaderboard and the pairings as Markdown tables.
 
 use super::Report;
+use pitboss_arena::name::markdown as md;
 
 /// The Markdown report.
 pub fn leaderboard(r: &Report) -> String {
     let cfg = &r.plan.config;
-    let mut s = format!("# {}\n\n", r.title);
+    let mut s = format!("# {}\n\n", md(&r.title));
     s.push_str(&format!(
         "Games: {}. Format: {}. {} duplicate deals per table and game (each in every seat rotation), seed {}{}.\n\n",
         cfg.games.join(", "),
@@ -26,7 +27,7 @@ pub fn leaderboard(r: &Report) -> String {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} | {:.1} [{:.1}, {:.1}] | {} |\n",
             b.rank,
-            b.bot,
+            md(&b.bot),
             b.games,
             b.hands,
             b.field.value,
@@ -50,7 +51,10 @@ pub fn leaderboard(r: &Report) -> String {
             if let Some(a) = b.adj_field {
                 s.push_str(&format!(
                     "| {} | {:.1} [{:.1}, {:.1}] |\n",
-                    b.bot, a.value, a.low, a.high
+                    md(&b.bot),
+                    a.value,
+                    a.low,
+                    a.high
                 ));
             }
         }
@@ -68,7 +72,15 @@ pub fn leaderboard(r: &Report) -> String {
     {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} | {} |\n",
-            p.game, p.bot, p.opponent, p.hands, p.mbb, p.low, p.high, p.significance, p.sprt
+            p.game,
+            md(&p.bot),
+            md(&p.opponent),
+            p.hands,
+            p.mbb,
+            p.low,
+            p.high,
+            p.significance,
+            md(&p.sprt)
         ));
     }
     if cfg.luck_adjust {
@@ -81,7 +93,9 @@ pub fn leaderboard(r: &Report) -> String {
             if let Some((m, lo, hi)) = p.adj {
                 s.push_str(&format!(
                     "| {} | {} | {} | {m:.1} [{lo:.1}, {hi:.1}] |\n",
-                    p.game, p.bot, p.opponent
+                    p.game,
+                    md(&p.bot),
+                    md(&p.opponent)
                 ));
             }
         }

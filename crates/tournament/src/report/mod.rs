@@ -227,7 +227,7 @@ impl Report {
             s.push_str(&format!(
                 "{:<4} {:<20} {:>10} {:>26} {:>5} {:>5} {:>26} {:>6}\n",
                 b.rank,
-                b.bot,
+                pitboss_arena::name::one_line(&b.bot),
                 b.hands,
                 format!(
                     "{:.1} [{:.1}, {:.1}]",
