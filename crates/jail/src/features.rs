@@ -112,10 +112,8 @@ fn probe() -> Features {
 fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
     let spec = JailSpec {
         workdir: "/".into(),
-        read: Vec::new(),
-        write: Vec::new(),
-        network: false,
         limits: Limits::default(),
+        ..JailSpec::default()
     };
     let cg = if with_cgroup {
         Some(cgroup::Cgroup::create(&spec.limits).map_err(|e| e.to_string())?)
@@ -124,13 +122,15 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
     };
     let procs = cg.as_ref().map(|c| c.procs_files()).unwrap_or_default();
     let uid = (mode == Mode::Root).then(crate::next_uid);
-    let plan = crate::child::ChildPlan::new(&spec, mode, uid, procs).map_err(|e| e.to_string())?;
+    let plan =
+        crate::child::ChildPlan::new(&spec, mode, uid, procs, None).map_err(|e| e.to_string())?;
     let mut jail = Jail {
         child: Some(plan),
         fallback: None,
         cgroup: cg,
         uid,
         env_home: "/tmp",
+        hold: None,
     };
     let mut cmd = std::process::Command::new("/bin/true");
     cmd.stdin(std::process::Stdio::null())
