@@ -267,7 +267,11 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
         command[0] = dir.join(&command[0]).display().to_string();
     }
-    let build_dir = base.join(m.build_dir.unwrap_or_else(|| PathBuf::from("build")));
+    let rel = m.build_dir.unwrap_or_else(|| PathBuf::from("build"));
+    if let Err(why) = beneath(&base, &rel, m.build.is_some()) {
+        return Err(bad(&format!("build_dir {:?}: {why}", rel.display())));
+    }
+    let build_dir = base.join(rel);
     Ok(ExternalSpec {
         name: m.name,
         command,
@@ -278,6 +282,53 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
         limits: m.limits,
         manifest: Some(file.to_path_buf()),
     })
+}
+
+/// Whether `rel` names a folder beneath `base` that a build may write: a relative path of plain
+/// names (no `..`, not the folder itself), and, when `existing` is set, no symlink among the
+/// components that exist now (the build checks again, race-free, when it runs).
+fn beneath(base: &Path, rel: &Path, existing: bool) -> Result<(), String> {
+    use std::path::Component;
+    let mut names = 0;
+    for c in rel.components() {
+        match c {
+            Component::Normal(_) => names += 1,
+            Component::CurDir => {}
+            _ => {
+                return Err(
+                    "must be a folder beneath the bot's folder: a relative path without `..`"
+                        .into(),
+                )
+            }
+        }
+    }
+    if names == 0 {
+        return Err("must be a folder beneath the bot's folder, not the folder itself".into());
+    }
+    if existing {
+        let mut p = base.to_path_buf();
+        for c in rel.components() {
+            p.push(c);
+            match std::fs::symlink_metadata(&p) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{} is a symbolic link: a build writes only into a real folder beneath \
+                         its bot's folder",
+                        p.strip_prefix(base).unwrap_or(&p).display()
+                    ))
+                }
+                Ok(m) if !m.is_dir() => {
+                    return Err(format!(
+                        "{} is not a folder",
+                        p.strip_prefix(base).unwrap_or(&p).display()
+                    ))
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    Ok(())
 }
 
 impl ExternalSpec {
