@@ -32,7 +32,8 @@
 //! In the reduced jail ([`Mode::Fallback`]: no namespaces) there is no tmpfs: the build writes
 //! its `build_dir` on the host (Landlock allows that folder, opened without following links, and
 //! nothing else; each file is capped at [`BUILD_DIR_MB`] by `RLIMIT_FSIZE`), and the same
-//! sanitized copy replaces it afterwards, refused over the cap.
+//! sanitized copy replaces it afterwards, refused over the cap; what a failed build wrote there
+//! stays, and the total it writes is not capped by the kernel, only what is kept.
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};

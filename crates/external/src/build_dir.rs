@@ -268,13 +268,22 @@ impl Target {
         Ok(t)
     }
 
-    /// Removes what a copy killed midway left next to `build_dir`.
+    /// Removes what a copy killed midway left next to `build_dir`: fresh folders of referees
+    /// that are gone (`.pitboss-build-<pid>-<n>`; a live one may be copying right now).
     fn remove_stale(&self) {
         let Ok(names) = entries(&self.parent) else {
             return;
         };
         for n in names {
-            if n.to_bytes().starts_with(FRESH.as_bytes()) {
+            let Some(rest) = n.to_bytes().strip_prefix(FRESH.as_bytes()) else {
+                continue;
+            };
+            let pid = rest.split(|&b| b == b'-').next().unwrap_or_default();
+            let pid = std::str::from_utf8(pid)
+                .ok()
+                .and_then(|p| p.parse::<u32>().ok());
+            let live = pid.is_some_and(|p| Path::new(&format!("/proc/{p}")).exists());
+            if !live {
                 if let Err(e) = remove_at(&self.parent, &n, 0) {
                     tracing::warn!("removing the leftover {n:?} next to build_dir: {e}");
                 }

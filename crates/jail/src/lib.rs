@@ -180,7 +180,7 @@ impl Jail {
                 let hold_wr = hold
                     .as_ref()
                     .and_then(|h| h.wr.as_ref())
-                    .map(|w| std::os::fd::AsRawFd::as_raw_fd(w));
+                    .map(std::os::fd::AsRawFd::as_raw_fd);
                 let plan = child::ChildPlan::new(spec, f.mode, uid, procs, hold_wr)?;
                 Ok(Jail {
                     child: Some(plan),

@@ -158,7 +158,10 @@ fn open_view(shim: u32, path: &Path) -> io::Result<OwnedFd> {
         {
             return Err(io::Error::last_os_error());
         }
-        if fs.f_type as i64 != libc::TMPFS_MAGIC as i64 || here.st_dev == up.st_dev {
+        // f_type's and the constant's types differ across architectures.
+        #[allow(clippy::unnecessary_cast)]
+        let tmpfs = fs.f_type as i64 == libc::TMPFS_MAGIC as i64;
+        if !tmpfs || here.st_dev == up.st_dev {
             return Err(io::Error::other(
                 "not the jail's output tmpfs (the folder was replaced during the build)",
             ));

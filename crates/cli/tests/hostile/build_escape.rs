@@ -422,8 +422,9 @@ fn a_referee_killed_mid_build_leaves_nothing() {
     f.check(!partial.exists(), || {
         "the killed build's file reached the bot's folder".into()
     });
-    // The next build removes what a copy cut short would have left, and works.
-    let stale = a.bots.join(".pitboss-build-1-0");
+    // The next build removes what a copy cut short would have left (by a referee that is gone:
+    // no such pid), and works.
+    let stale = a.bots.join(".pitboss-build-999999999-0");
     std::fs::create_dir_all(stale.join("sub")).unwrap();
     std::fs::write(stale.join("sub/f"), "x").unwrap();
     let args = vec!["mode=write".to_string(), "out=build".to_string()];
