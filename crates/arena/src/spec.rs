@@ -475,6 +475,38 @@ mod tests {
     }
 
     #[test]
+    fn build_dir_stays_beneath_the_manifest_folder() {
+        let d = std::env::temp_dir().join(format!("pitboss-spec-bd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("x")).unwrap();
+        let parse = |build_dir: &str, build: bool| {
+            let b = if build { "build = [\"true\"]\n" } else { "" };
+            std::fs::write(
+                d.join("bot.toml"),
+                format!("name = \"x\"\ncommand = [\"run\"]\n{b}build_dir = {build_dir:?}\n"),
+            )
+            .unwrap();
+            BotSpec::parse(d.to_str().unwrap(), &|_| false).map(|_| ())
+        };
+        for bad in ["../x", "/tmp/x", ".", "a/../../b"] {
+            let err = parse(bad, false).unwrap_err().to_string();
+            assert!(err.contains("build_dir"), "{bad}: {err}");
+        }
+        for bad in ["x/pwn", "x"] {
+            let err = parse(bad, true).unwrap_err().to_string();
+            assert!(
+                err.contains("build_dir") && err.contains("symbolic link"),
+                "{err}"
+            );
+        }
+        parse("x/pwn", false).unwrap();
+        parse("real/out", true).unwrap();
+        parse("./target", true).unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
     fn display_names_are_short_and_unique() {
         let specs: Vec<String> = [
             "lowball",
