@@ -109,7 +109,8 @@ pub struct ExternalSpec {
     /// Working directory (the bot's own folder: readable under the sandbox).
     pub dir: PathBuf,
     pub build: Option<Vec<String>>,
-    /// Where the build may write (absolute).
+    /// Where the build may write (absolute): the manifest folder joined with a relative path of
+    /// plain names (no `..`; checked at load, and again without following links by the build).
     pub build_dir: PathBuf,
     pub read: Vec<PathBuf>,
     pub limits: Limits,
