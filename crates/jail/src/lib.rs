@@ -246,7 +246,9 @@ impl Jail {
     /// runs, or it ended and here is its output folder (a descriptor that keeps the tmpfs after
     /// the jail is gone; opening it releases the jail), or it went without handing over. `None`
     /// for a jail without one (or in [`Mode::Fallback`]: the process wrote the folder itself).
-    /// Never blocks.
+    /// Never blocks. A caller that gave the jail an output folder must poll until the process
+    /// ended (or drop the jail) before it waits for the process: the process does not exit while
+    /// the jail is held.
     pub fn poll_output(&mut self, shim: u32) -> Option<Held> {
         self.hold.as_mut().map(|h| h.poll(shim))
     }
