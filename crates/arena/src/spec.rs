@@ -110,7 +110,8 @@ pub struct ExternalSpec {
     /// Working directory (the bot's own folder: readable under the sandbox).
     pub dir: PathBuf,
     pub build: Option<Vec<String>>,
-    /// Where the build may write (absolute).
+    /// Where the build may write (absolute): the manifest folder joined with a relative path of
+    /// plain names (no `..`; checked at load, and again without following links by the build).
     pub build_dir: PathBuf,
     pub read: Vec<PathBuf>,
     pub limits: Limits,
@@ -312,7 +313,11 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
     if command[0].contains('/') && !Path::new(&command[0]).is_absolute() {
         command[0] = dir.join(&command[0]).display().to_string();
     }
-    let build_dir = base.join(m.build_dir.unwrap_or_else(|| PathBuf::from("build")));
+    let rel = m.build_dir.unwrap_or_else(|| PathBuf::from("build"));
+    if let Err(why) = beneath(&base, &rel, m.build.is_some()) {
+        return Err(bad(&format!("build_dir {:?}: {why}", rel.display())));
+    }
+    let build_dir = base.join(rel);
     Ok(ExternalSpec {
         name: m.name,
         command,
@@ -323,6 +328,53 @@ fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
         limits: m.limits,
         manifest: Some(file.to_path_buf()),
     })
+}
+
+/// Whether `rel` names a folder beneath `base` that a build may write: a relative path of plain
+/// names (no `..`, not the folder itself), and, when `existing` is set, no symlink among the
+/// components that exist now (the build checks again, race-free, when it runs).
+fn beneath(base: &Path, rel: &Path, existing: bool) -> Result<(), String> {
+    use std::path::Component;
+    let mut names = 0;
+    for c in rel.components() {
+        match c {
+            Component::Normal(_) => names += 1,
+            Component::CurDir => {}
+            _ => {
+                return Err(
+                    "must be a folder beneath the bot's folder: a relative path without `..`"
+                        .into(),
+                )
+            }
+        }
+    }
+    if names == 0 {
+        return Err("must be a folder beneath the bot's folder, not the folder itself".into());
+    }
+    if existing {
+        let mut p = base.to_path_buf();
+        for c in rel.components() {
+            p.push(c);
+            match std::fs::symlink_metadata(&p) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{} is a symbolic link: a build writes only into a real folder beneath \
+                         its bot's folder",
+                        p.strip_prefix(base).unwrap_or(&p).display()
+                    ))
+                }
+                Ok(m) if !m.is_dir() => {
+                    return Err(format!(
+                        "{} is not a folder",
+                        p.strip_prefix(base).unwrap_or(&p).display()
+                    ))
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    Ok(())
 }
 
 impl ExternalSpec {
@@ -530,6 +582,38 @@ mod tests {
         let err = BotSpec::parse(d.join("bad.toml").to_str().unwrap(), &builtin).unwrap_err();
         assert!(err.to_string().contains("cmd"), "{err}");
         assert_eq!(display_name(d.to_str().unwrap()), "x");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn build_dir_stays_beneath_the_manifest_folder() {
+        let d = std::env::temp_dir().join(format!("pitboss-spec-bd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("x")).unwrap();
+        let parse = |build_dir: &str, build: bool| {
+            let b = if build { "build = [\"true\"]\n" } else { "" };
+            std::fs::write(
+                d.join("bot.toml"),
+                format!("name = \"x\"\ncommand = [\"run\"]\n{b}build_dir = {build_dir:?}\n"),
+            )
+            .unwrap();
+            BotSpec::parse(d.to_str().unwrap(), &|_| false).map(|_| ())
+        };
+        for bad in ["../x", "/tmp/x", ".", "a/../../b"] {
+            let err = parse(bad, false).unwrap_err().to_string();
+            assert!(err.contains("build_dir"), "{bad}: {err}");
+        }
+        for bad in ["x/pwn", "x"] {
+            let err = parse(bad, true).unwrap_err().to_string();
+            assert!(
+                err.contains("build_dir") && err.contains("symbolic link"),
+                "{err}"
+            );
+        }
+        parse("x/pwn", false).unwrap();
+        parse("real/out", true).unwrap();
+        parse("./target", true).unwrap();
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -297,6 +297,7 @@ pub fn prepare(
             cpu_seconds: lim.cpu_seconds,
             ..pitboss_jail::Limits::default()
         },
+        output: None,
     });
     let dir = match &jail {
         Some(j) => j.workdir.clone(),

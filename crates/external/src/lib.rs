@@ -17,6 +17,7 @@
 
 pub mod botlog;
 pub mod build;
+mod build_dir;
 pub mod check;
 pub mod launch;
 pub mod lines;

@@ -5,7 +5,10 @@
 //!    unshares the namespaces, opens a pidfd on the referee, forks the init, closes every
 //!    descriptor (so the bot's pipes see end-of-file the moment the bot is gone) and waits for
 //!    either the init or the referee to end: the referee's end kills the init (and so the whole
-//!    PID namespace); the init's end is mirrored as the shim's own exit status.
+//!    PID namespace); the init's end is mirrored as the shim's own exit status. A jail with an
+//!    output folder is held first: the shim says on the hold pipe that the processes are gone and
+//!    waits, keeping the mount namespace (and the folder's tmpfs) alive, until the referee has
+//!    opened the folder and closed the pipe, or is gone (see `output`).
 //! 2. **init** (PID 1 of the new PID namespace): dies with the shim (`PR_SET_PDEATHSIG`), builds
 //!    the mount view and pivots into it, sets the hostname, forks the bot, then reaps until the
 //!    bot ends and passes its wait status to the shim through a pipe.
@@ -40,6 +43,8 @@ pub(crate) struct ChildPlan {
     /// The referee's argument and environment areas, which the init (a fork of the referee)
     /// wipes from its own copy of the memory.
     wipe: [(usize, usize); 2],
+    /// Write end of the hold pipe of a jail with an output folder.
+    hold: Option<c_int>,
 }
 
 /// `arg_start, arg_end, env_start, env_end` of this process (fields 48–51 of `/proc/self/stat`).
@@ -62,6 +67,7 @@ impl ChildPlan {
         mode: Mode,
         uid: Option<u32>,
         cgroup_procs: Vec<CString>,
+        hold: Option<c_int>,
     ) -> Result<ChildPlan, JailError> {
         let mounts = MountPlan::new(
             &spec.read,
@@ -69,6 +75,8 @@ impl ChildPlan {
             Some(&spec.workdir),
             spec.base.as_deref(),
             spec.limits.scratch_mb,
+            spec.output.as_ref(),
+            uid,
         )?;
         let workdir = cstring(&mounts.workdir)?;
         let mut unshare = libc::CLONE_NEWNS
@@ -125,6 +133,7 @@ impl ChildPlan {
             rlimits,
             seccomp: crate::seccomp::programs().map_err(JailError::Seccomp)?,
             wipe: arg_env_areas(),
+            hold,
         })
     }
 
@@ -165,7 +174,7 @@ impl ChildPlan {
     unsafe fn shim(&self, referee: c_int, init: pid_t, status_rd: c_int) -> ! {
         ignore_signals();
         let init_fd = pidfd_open(init);
-        let mut keep = [referee, init_fd, status_rd];
+        let mut keep = [referee, init_fd, status_rd, self.hold.unwrap_or(status_rd)];
         keep.sort_unstable();
         close_from(0, &keep);
         if init_fd >= 0 && wait_either(referee, init_fd) == 0 {
@@ -181,7 +190,13 @@ impl ChildPlan {
             std::mem::size_of::<c_int>(),
         );
         if n == std::mem::size_of::<c_int>() as isize {
-            mirror_exit(bot_status)
+            st = bot_status;
+        }
+        if let Some(hold) = self.hold {
+            // Every process of the jail is gone (the kernel reaps a PID namespace before its
+            // init's exit is reported); its mount namespace is not, while this process lives.
+            libc::write(hold, b"E".as_ptr().cast(), 1);
+            hold_until_released(hold, referee);
         }
         mirror_exit(st)
     }
@@ -323,6 +338,24 @@ impl ChildPlan {
         )?;
         crate::seccomp::apply(&self.seccomp)
     }
+}
+
+/// Waits until the referee has closed its end of the hold pipe (a pipe's write end polls `POLLERR`
+/// once no reader is left) or has exited.
+unsafe fn hold_until_released(hold: c_int, referee: c_int) {
+    let mut fds = [
+        libc::pollfd {
+            fd: hold,
+            events: 0,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: referee,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    while libc::poll(fds.as_mut_ptr(), 2, -1) <= 0 || (fds[0].revents | fds[1].revents) == 0 {}
 }
 
 /// Writes `data` to the file `path` (open, write, close).

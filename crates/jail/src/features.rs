@@ -130,10 +130,8 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
     let spec = JailSpec {
         workdir: "/".into(),
         base: None,
-        read: Vec::new(),
-        write: Vec::new(),
-        network: false,
         limits: Limits::default(),
+        ..JailSpec::default()
     };
     let cg = if with_cgroup {
         Some(cgroup::Cgroup::create(&spec.limits).map_err(|e| e.to_string())?)
@@ -147,7 +145,8 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
         None
     };
     let uid = uid_lease.as_ref().map(crate::uids::UidLease::uid);
-    let plan = crate::child::ChildPlan::new(&spec, mode, uid, procs).map_err(|e| e.to_string())?;
+    let plan =
+        crate::child::ChildPlan::new(&spec, mode, uid, procs, None).map_err(|e| e.to_string())?;
     let mut jail = Jail {
         child: Some(plan),
         fallback: None,
@@ -155,6 +154,7 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
         uid,
         uid_lease,
         env_home: "/tmp",
+        hold: None,
     };
     let mut cmd = std::process::Command::new("/bin/true");
     cmd.stdin(std::process::Stdio::null())

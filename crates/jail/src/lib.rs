@@ -11,7 +11,9 @@
 //!   directories, its own folder, its program's installation and the manifest's extra `read`
 //!   paths; a private `/tmp` (size-limited tmpfs, gone with the jail) as its scratch and home; a
 //!   `/proc` of its own PID namespace; `/dev/null`, `zero`, `full`, `random`, `urandom`. The
-//!   results, the registry and other bots' folders do not exist in it.
+//!   results, the registry and other bots' folders do not exist in it. A build's output folder is
+//!   a fresh, capped tmpfs too, which the referee reads back before the view goes ([`OutputDir`]):
+//!   the build never writes a file of the host.
 //! * **An unprivileged identity**: a uid of its own (never root; with a non-root referee, the
 //!   referee's own uid inside a user namespace), no capabilities (bounding set emptied),
 //!   `no_new_privs`, no set-uid effects.
@@ -42,6 +44,7 @@ mod child;
 pub mod features;
 pub mod landlock_fallback;
 mod mounts;
+mod output;
 pub mod pagecache;
 pub mod resolve;
 pub mod seccomp;
@@ -52,6 +55,7 @@ use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
 pub use features::{features, Features, Mode};
+pub use output::{open_beneath, Held, OutputDir};
 pub use resolve::protect;
 
 /// Errors preparing a jail.
@@ -128,6 +132,10 @@ pub struct JailSpec {
     /// Keep the host's network (only for a build step the operator allowed it for).
     pub network: bool,
     pub limits: Limits,
+    /// A build's output folder: a fresh, capped tmpfs at its path, read back through
+    /// [`Jail::poll_output`] (see [`OutputDir`]). Where no mount namespace can be made
+    /// ([`Mode::Fallback`]) the folder itself is the process's writable scratch instead.
+    pub output: Option<OutputDir>,
 }
 
 /// A jail prepared for one process: everything the child needs is computed here, before `fork`.
@@ -139,6 +147,7 @@ pub struct Jail {
     /// Held until the jail is cleaned up: no other jail on the machine gets `uid` meanwhile.
     uid_lease: Option<uids::UidLease>,
     env_home: &'static str,
+    hold: Option<output::Hold>,
 }
 
 impl Jail {
@@ -162,7 +171,22 @@ impl Jail {
                     None
                 };
                 let procs = cg.as_ref().map(|c| c.procs_files()).unwrap_or_default();
-                let plan = child::ChildPlan::new(spec, f.mode, uid, procs)?;
+                let hold = match &spec.output {
+                    Some(o) => {
+                        Some(
+                            output::Hold::new(&o.path).map_err(|source| JailError::Path {
+                                path: o.path.display().to_string(),
+                                source,
+                            })?,
+                        )
+                    }
+                    None => None,
+                };
+                let hold_wr = hold
+                    .as_ref()
+                    .and_then(|h| h.wr.as_ref())
+                    .map(std::os::fd::AsRawFd::as_raw_fd);
+                let plan = child::ChildPlan::new(spec, f.mode, uid, procs, hold_wr)?;
                 Ok(Jail {
                     child: Some(plan),
                     fallback: None,
@@ -170,12 +194,14 @@ impl Jail {
                     uid,
                     uid_lease,
                     env_home: "/tmp",
+                    hold,
                 })
             }
             Mode::Fallback => {
                 let scratch = spec
                     .write
                     .first()
+                    .or(spec.output.as_ref().map(|o| &o.path))
                     .cloned()
                     .unwrap_or_else(std::env::temp_dir);
                 let plan = landlock_fallback::Plan::new(&spec.read, &scratch)?;
@@ -186,6 +212,7 @@ impl Jail {
                     uid: None,
                     uid_lease: None,
                     env_home: "",
+                    hold: None,
                 })
             }
         }
@@ -220,6 +247,17 @@ impl Jail {
     /// The uid the process runs as (None: the referee's own).
     pub fn uid(&self) -> Option<u32> {
         self.uid
+    }
+
+    /// For a jail with an [`OutputDir`], after its process `shim` was spawned: whether it still
+    /// runs, or it ended and here is its output folder (a descriptor that keeps the tmpfs after
+    /// the jail is gone; opening it releases the jail), or it went without handing over. `None`
+    /// for a jail without one (or in [`Mode::Fallback`]: the process wrote the folder itself).
+    /// Never blocks. A caller that gave the jail an output folder must poll until the process
+    /// ended (or drop the jail) before it waits for the process: the process does not exit while
+    /// the jail is held.
+    pub fn poll_output(&mut self, shim: u32) -> Option<Held> {
+        self.hold.as_mut().map(|h| h.poll(shim))
     }
 
     /// Freezes or thaws the whole tree through the cgroup freezer. `false`: no freezer here.

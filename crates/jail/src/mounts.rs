@@ -1,6 +1,7 @@
 //! The jail's mount view: a new root on a small tmpfs holding, at their own paths, read-only binds
 //! of the system directories and of what the bot may read, read-write binds of what it may write,
-//! a private `/tmp`, a `/proc` of its PID namespace and a handful of device files. Computed in the
+//! a private `/tmp`, a build's output tmpfs (see `output`), a `/proc` of its PID namespace and a
+//! handful of device files. Computed in the
 //! parent as a list of operations on C strings; applied in the child by [`MountPlan::apply`] with
 //! raw system calls, then `pivot_root`, so nothing of the host outside the list stays reachable.
 //! `/proc` is mounted with `hidepid=2`: the bot sees its own processes only, not the jail's init
@@ -15,7 +16,7 @@ use libc::c_ulong;
 
 use crate::resolve::{resolve, Base, Resolved};
 use crate::sys::check_i;
-use crate::{cstring, JailError};
+use crate::{cstring, JailError, OutputDir};
 
 /// System directories every jailed program may read (symlinks, as in merged-/usr systems, are
 /// recreated as symlinks).
@@ -39,6 +40,11 @@ enum Kind {
     Symlink(PathBuf),
     Tmpfs,
     Proc,
+    /// A build's output folder: a tmpfs of `mb` MiB and `files` inodes.
+    Output {
+        mb: u64,
+        files: u64,
+    },
 }
 
 enum Op {
@@ -138,14 +144,17 @@ fn flags_of(st: &libc::statvfs) -> c_ulong {
 
 impl MountPlan {
     /// The view for `read` (read-only) and `write` (read-write) paths and the working folder;
-    /// `/tmp` is a tmpfs of `scratch_mb` MiB. Paths inside `base` (the bot's folder) are opened
-    /// beneath it with no link ([`crate::resolve`]).
+    /// `/tmp` is a tmpfs of `scratch_mb` MiB; `output` a fresh tmpfs owned by the jail's `uid`
+    /// (the init's own uid in a user namespace). Paths inside `base` (the bot's folder) are
+    /// opened beneath it with no link ([`crate::resolve`]).
     pub(crate) fn new(
         read: &[PathBuf],
         write: &[PathBuf],
         workdir: Option<&Path>,
         base: Option<&Path>,
         scratch_mb: u64,
+        output: Option<&OutputDir>,
+        uid: Option<u32>,
     ) -> Result<MountPlan, JailError> {
         let staging = staging_dir()?;
         let mut want: BTreeMap<PathBuf, Kind> = BTreeMap::new();
@@ -186,6 +195,31 @@ impl MountPlan {
             let r = resolve(p, base.as_ref(), &staging, false)?.expect("not optional");
             want.insert(r.path.clone(), Kind::Rw);
             fds.insert(r.path.clone(), r);
+        }
+        if let Some(o) = output {
+            // Its own path, not the canonical one: a mount point that is a symlink now mounts
+            // the tmpfs elsewhere (in the jail's own namespace, harmlessly), and the referee,
+            // which opens the path with no symlink followed, finds no tmpfs there.
+            let forbidden = o.path == Path::new("/")
+                || ["/proc", "/sys", "/dev"]
+                    .iter()
+                    .any(|s| o.path.starts_with(s))
+                || o.path.starts_with(&staging);
+            if !o.path.is_absolute() || forbidden {
+                return Err(JailError::Path {
+                    path: o.path.display().to_string(),
+                    source: io::Error::other(
+                        "an output folder must be an absolute path outside /proc, /sys, /dev",
+                    ),
+                });
+            }
+            want.insert(
+                o.path.clone(),
+                Kind::Output {
+                    mb: o.mb,
+                    files: o.files,
+                },
+            );
         }
         let workdir = match workdir {
             Some(w) if w != Path::new("/") => {
@@ -234,6 +268,20 @@ impl MountPlan {
                 Kind::Tmpfs => {
                     ops.push(Op::Dir(dst.clone()));
                     let data = format!("mode=1777,size={}m", scratch_mb.max(1));
+                    ops.push(Op::Tmpfs {
+                        dst,
+                        data: CString::new(data).expect("no NUL"),
+                    });
+                }
+                &Kind::Output { mb, files } => {
+                    // The mount point exists (in a read-only bind: mkdir only says EEXIST).
+                    ops.push(Op::Dir(dst.clone()));
+                    let owner = uid.map_or_else(String::new, |u| format!(",uid={u},gid={u}"));
+                    let data = format!(
+                        "mode=0755,size={}m,nr_inodes={}{owner}",
+                        mb.max(1),
+                        files.max(16)
+                    );
                     ops.push(Op::Tmpfs {
                         dst,
                         data: CString::new(data).expect("no NUL"),
@@ -361,7 +409,7 @@ impl MountPlan {
                                 libc::MS_NOSUID | libc::MS_NODEV,
                                 data.as_ptr().cast(),
                             ),
-                            b"mount /tmp",
+                            b"mount a tmpfs (/tmp, output folder)",
                         )?;
                     }
                     Op::Proc(dst) => {

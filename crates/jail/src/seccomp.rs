@@ -31,7 +31,10 @@
 //! * **x32 system-call numbers** (`nr | 0x4000_0000` on x86-64): a kernel built with x32 support
 //!   would run `socket` or `mount` under those numbers past a filter that lists only the x86-64
 //!   ones, so every number with the x32 bit answers `EPERM` (a separate hand-written program,
-//!   checked before the others' verdicts are merged).
+//!   checked before the others' verdicts are merged);
+//! * set-uid and set-gid modes ([`set_id_modes`]): `chmod`, `fchmod`, `fchmodat(2)` with
+//!   `S_ISUID` or `S_ISGID`, and `open`, `openat`, `creat` creating a file with them (a build's
+//!   output must not carry them out of the jail; its copy-out strips them too).
 //!
 //! Everything else is allowed: the jail's other layers (uid, mount view, namespaces, cgroups)
 //! bound what the remaining calls can reach.
@@ -236,6 +239,47 @@ fn x32_filter() -> BpfProgram {
     ]
 }
 
+/// Rules refusing to give a file the set-uid or set-gid bit: `(call, [rule, ...])`, a call refused
+/// when any of its rules matches (the mode argument has the bit; for the `open` family, only
+/// when the flags create a file, as the mode argument means nothing otherwise).
+fn set_id_modes() -> Result<Vec<(i64, Vec<SeccompRule>)>, String> {
+    let bit = |arg: u8, b: u64| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(b), b)
+            .map_err(|e| e.to_string())
+    };
+    let mode = |arg: u8| -> Result<Vec<SeccompRule>, String> {
+        [libc::S_ISUID, libc::S_ISGID]
+            .iter()
+            .map(|&b| SeccompRule::new(vec![bit(arg, b as u64)?]).map_err(|e| e.to_string()))
+            .collect()
+    };
+    let creating = |flags: u8, arg: u8| -> Result<Vec<SeccompRule>, String> {
+        let mut v = Vec::new();
+        for create in [libc::O_CREAT, libc::O_TMPFILE] {
+            for b in [libc::S_ISUID, libc::S_ISGID] {
+                v.push(
+                    SeccompRule::new(vec![bit(flags, create as u64)?, bit(arg, b as u64)?])
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+        }
+        Ok(v)
+    };
+    let mut v = vec![
+        (libc::SYS_fchmod, mode(1)?),
+        (libc::SYS_fchmodat, mode(2)?),
+        (libc::SYS_fchmodat2, mode(2)?),
+        (libc::SYS_openat, creating(2, 3)?),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    v.extend([
+        (libc::SYS_chmod, mode(1)?),
+        (libc::SYS_open, creating(1, 2)?),
+        (libc::SYS_creat, mode(1)?),
+    ]);
+    Ok(v)
+}
+
 /// `CLONE_NEW*` flags: a `clone` with any of them is refused.
 const NEW_NAMESPACES: [u64; 7] = [
     libc::CLONE_NEWNS as u64,
@@ -270,6 +314,16 @@ pub fn programs() -> Result<Vec<BpfProgram>, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_clone, clone_rules);
+    for (call, r) in set_id_modes()? {
+        // A call refused outright (an empty list) stays so.
+        match rules.get_mut(&call) {
+            Some(v) if v.is_empty() => {}
+            Some(v) => v.extend(r),
+            None => {
+                rules.insert(call, r);
+            }
+        }
+    }
     let deny = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
