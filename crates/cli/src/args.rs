@@ -91,7 +91,7 @@ pub struct CheckArgs {
     /// Run the bot (and its build step) outside the jail, with the referee's rights.
     #[arg(long)]
     pub no_sandbox: bool,
-    /// Accept a manifest whose `read`, `workdir` or `build_dir` lies outside its own folder.
+    /// Accept a manifest whose `read` paths, `workdir` or program lie outside its own folder.
     #[arg(long)]
     pub allow_read_outside: bool,
     /// Give the manifest's build step the host's network (e.g. to download dependencies).
@@ -262,7 +262,7 @@ pub struct SubmitArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Accept a manifest whose `read`, `workdir` or `build_dir` lies outside its own folder.
+    /// Accept a manifest whose `read` paths, `workdir` or program lie outside its own folder.
     #[arg(long)]
     pub allow_read_outside: bool,
     /// The most files and folders the bot's folder may hold (its build_dir not counted).

@@ -316,13 +316,28 @@ pub fn install_root(exe: &Path) -> Option<PathBuf> {
             }
         }
     }
-    roots.into_iter().find(|p| {
+    let root = roots.into_iter().find(|p| {
         !matches!(
             p.to_str(),
             Some("/" | "/usr" | "/usr/local" | "/bin" | "/sbin")
         )
-    })
+    })?;
+    // A home of a tool that keeps secrets beside its programs (cargo's `credentials.toml`, a
+    // `config` with tokens): only the program's own folder, never the home.
+    if CREDENTIALS.iter().any(|f| root.join(f).exists()) {
+        return exe.parent().map(Path::to_path_buf);
+    }
+    Some(root)
 }
+
+/// Files whose presence makes a program's installation a home with secrets (see [`install_root`]).
+const CREDENTIALS: [&str; 5] = [
+    "credentials.toml",
+    "credentials",
+    "config.toml",
+    "config",
+    ".credentials.toml",
+];
 
 pub(crate) fn cstring(p: &Path) -> Result<CString, JailError> {
     use std::os::unix::ffi::OsStrExt;

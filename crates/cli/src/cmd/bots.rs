@@ -12,7 +12,7 @@ use pitboss_tournament::{
     Entrant, EntrantFactory, GameFactories, TournamentConfig, TournamentError,
 };
 
-fn is_builtin(s: &str) -> bool {
+pub fn is_builtin(s: &str) -> bool {
     pitboss_bots::builtin(s, 1).is_some()
 }
 

@@ -421,6 +421,11 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     }
     let src = Source::of(&args.bot);
     let spec = src.absolute_spec(&args.bot);
+    // The manifest first (its own fields: name, build_dir beneath the folder, ...), so that its
+    // refusal names the field at fault before the files are walked.
+    pitboss_external::BotSpec::parse(&spec, &|s| super::bots::is_builtin(s)).map_err(|e| {
+        anyhow::anyhow!("{} refused: {e}", pitboss_arena::name::terminal(&args.bot))
+    })?;
     check_name(&reg, &args.name, &spec, args.replace)?;
     let note_dir = dir.to_path_buf();
     super::play::install_interrupt_handler(move || {
