@@ -11,6 +11,7 @@ pub mod config;
 pub mod convert;
 pub mod multi;
 pub mod output;
+pub mod phases;
 pub mod player;
 pub mod referee;
 pub mod runner;

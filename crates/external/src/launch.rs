@@ -237,6 +237,7 @@ pub fn prepare(
         freeze_idle: false,
         transcript: None,
         log,
+        ledger: None,
     };
     Ok(Prepared {
         launch,

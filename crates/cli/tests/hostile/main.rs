@@ -27,6 +27,7 @@
 //! `python3`) runs the bots. Failing tests print every finding, then the tails of the outputs;
 //! `PITBOSS_HOSTILE_KEEP=1` keeps each test's folder.
 
+mod duplicate_phases;
 mod harness;
 
 use std::os::unix::net::UnixListener;
