@@ -16,10 +16,29 @@ impl AtomicFile {
     /// # Errors
     /// When the temporary file cannot be created.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        AtomicFile::create_mode(path, 0o666)
+    }
+
+    /// [`AtomicFile::create`] with the permission bits `mode` (before the umask).
+    ///
+    /// # Errors
+    /// When the temporary file cannot be created.
+    pub fn create_mode(path: &Path, mode: u32) -> std::io::Result<AtomicFile> {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".partial");
         let tmp = PathBuf::from(tmp);
-        let w = BufWriter::new(File::create(&tmp)?);
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(mode)
+            .open(&tmp)?;
+        if mode & 0o077 == 0 {
+            // A left-over `.partial` keeps its old mode: make sure.
+            f.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        let w = BufWriter::new(f);
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
@@ -46,6 +65,17 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> std::io::Result<()> {
         self.w.flush()
     }
+}
+
+/// Writes a whole file that holds a secret (a salt) atomically, readable by its owner only: no
+/// other user of the machine, and no jail uid, can read it even where it could reach the file.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = AtomicFile::create_mode(path, 0o600)?;
+    f.write_all(bytes)?;
+    f.commit()
 }
 
 /// Writes a whole file atomically.

@@ -251,7 +251,8 @@ pub fn run_match_in_chunks(
     std::fs::create_dir_all(&cfg.out).map_err(io(&cfg.out))?;
     let config_path = cfg.out.join("config.toml");
     let text = toml::to_string(cfg).expect("a config serializes");
-    write_atomic(&config_path, text.as_bytes()).map_err(io(&config_path))?;
+    // It holds the deck salt: the owner's alone.
+    crate::output::write_secret(&config_path, text.as_bytes()).map_err(io(&config_path))?;
     let n = cfg.bots.len();
     let table = cfg.table_setup().validate().expect("validated config");
     let bsize = block_size(n);

@@ -103,6 +103,7 @@ fn run(e: &ExternalSpec, cmd: &[String], dir: &Path, opts: &BuildOptions) -> Res
         read.extend(tools.iter().map(|(_, p)| p.clone()));
         let spec = JailSpec {
             workdir: dir.to_path_buf(),
+            base: Some(dir.to_path_buf()),
             read,
             write: vec![e.build_dir.clone()],
             network: opts.network,

@@ -54,8 +54,10 @@ pub fn capped(limits: Limits, capped: &mut Vec<String>) -> Limits {
 }
 
 /// What the bot reads: its folder (manifest bots), its program and the program's installation,
-/// the folders of script arguments (`exec:` bots), the manifest's `read` paths.
-fn reads(e: &ExternalSpec, program: &Path) -> Vec<PathBuf> {
+/// the folders of script arguments (`exec:` bots), the manifest's `read` paths. A program inside
+/// the bot's folder is in the view with the folder (its path is not followed here); `outside` is
+/// what such a program leads to elsewhere, resolved by [`program_outside`].
+fn reads(e: &ExternalSpec, program: &Path, inside: bool, outside: &[PathBuf]) -> Vec<PathBuf> {
     let mut read = Vec::new();
     if let Some(m) = &e.manifest {
         read.push(e.dir.clone());
@@ -63,8 +65,11 @@ fn reads(e: &ExternalSpec, program: &Path) -> Vec<PathBuf> {
             read.push(base.to_path_buf());
         }
     }
-    read.extend(install_root(program));
-    read.push(program.to_path_buf());
+    if !inside {
+        read.extend(install_root(program));
+        read.push(program.to_path_buf());
+    }
+    read.extend(outside.iter().cloned());
     if e.manifest.is_none() {
         for a in &e.command[1..] {
             let p = e.dir.join(a);
@@ -75,6 +80,36 @@ fn reads(e: &ExternalSpec, program: &Path) -> Vec<PathBuf> {
     }
     read.extend(e.read.iter().cloned());
     read
+}
+
+/// System directories every jail already reads.
+const SYSTEM: [&str; 6] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"];
+
+/// Where a program inside the bot's folder leads when it is a link (a virtualenv's `python` to
+/// the interpreter it was made from): resolved once, here, after the build. Nothing when it is
+/// no link or leads to the system directories every jail has; else the real program and its
+/// installation, which the view must add.
+///
+/// # Errors
+/// The link's target, when it lies outside the folder and `allow` is false.
+fn program_outside(program: &Path, base: &Path, allow: bool) -> Result<Vec<PathBuf>, String> {
+    let Ok(real) = program.canonicalize() else {
+        return Ok(Vec::new());
+    };
+    if real.starts_with(base) || SYSTEM.iter().any(|s| real.starts_with(s)) {
+        return Ok(Vec::new());
+    }
+    if !allow {
+        return Err(format!(
+            "command: {} is a link to {}, outside the bot's folder (pass --allow-read-outside \
+             to accept it)",
+            program.display(),
+            real.display()
+        ));
+    }
+    let mut v = vec![real.clone()];
+    v.extend(install_root(&real));
+    Ok(v)
 }
 
 /// The working folder: the manifest's; for `exec:` bots the folder of the script (or program)
@@ -131,6 +166,7 @@ pub fn prepare(
     label: &str,
     over: Limits,
     sandbox: bool,
+    allow_read_outside: bool,
     out: &Path,
     log: Arc<Mutex<BotLog>>,
 ) -> Result<Prepared, SpecError> {
@@ -147,14 +183,46 @@ pub fn prepare(
         ));
         PathBuf::from(&e.command[0])
     });
-    // Paths as the jail's view has them: no `..` through folders that are not in it.
-    let program = match (
-        program.parent().map(Path::canonicalize),
-        program.file_name(),
-    ) {
-        (Some(Ok(dir)), Some(name)) => dir.join(name),
-        _ => program,
+    // A program inside the bot's folder keeps its path as written (`..` removed by the text
+    // alone): the view has the folder, and inside the jail a link in it leads only to what the
+    // view holds. A program elsewhere (on PATH, absolute) is the operator's: its real folder.
+    let base = e.base();
+    let inside = base
+        .as_ref()
+        .is_some_and(|b| pitboss_jail::resolve::lexical(&program).starts_with(b));
+    let program = if inside {
+        pitboss_jail::resolve::lexical(&program)
+    } else {
+        match (
+            program.parent().map(Path::canonicalize),
+            program.file_name(),
+        ) {
+            (Some(Ok(dir)), Some(name)) => dir.join(name),
+            _ => program,
+        }
     };
+    let outside = match (&base, inside) {
+        (Some(b), true) => {
+            program_outside(&program, b, allow_read_outside).map_err(|why| SpecError::Manifest {
+                path: e
+                    .manifest
+                    .as_ref()
+                    .map_or_else(|| label.to_string(), |m| m.display().to_string()),
+                why,
+            })?
+        }
+        _ => Vec::new(),
+    };
+    for o in &outside {
+        if allow_read_outside && sandbox {
+            warnings.push(format!(
+                "its program leads to {} outside its own folder (a link): the jail binds it",
+                o.display()
+            ));
+        }
+    }
+    // Registered once for every jail of this referee: the output folder is never bound.
+    pitboss_jail::protect(out);
     let mut command = e.command.clone();
     command[0] = program.display().to_string();
     if e.manifest.is_none() {
@@ -171,11 +239,18 @@ pub fn prepare(
         command: command.clone(),
         ..e.clone()
     };
-    let read = reads(e, &program);
+    let read = reads(e, &program, inside, &outside);
     let outc = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
     if sandbox {
         for r in &read {
-            let r = r.canonicalize().unwrap_or_else(|_| r.clone());
+            // A path inside the bot's folder is taken by its text: the jail resolves it beneath
+            // the folder with no link when the process starts, and refuses a link there.
+            let lexical = pitboss_jail::resolve::lexical(r);
+            let r = if base.as_ref().is_some_and(|b| lexical.starts_with(b)) {
+                lexical
+            } else {
+                r.canonicalize().unwrap_or_else(|_| r.clone())
+            };
             if outc.starts_with(&r) {
                 return Err(SpecError::Manifest {
                     path: e
@@ -211,6 +286,7 @@ pub fn prepare(
     }
     let jail = sandbox.then(|| JailSpec {
         workdir: workdir(e, &program),
+        base: base.clone(),
         read: read.clone(),
         write: scratch.iter().cloned().collect(),
         network: false,

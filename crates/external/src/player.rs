@@ -52,6 +52,11 @@ pub struct ExternalOptions {
     pub out: PathBuf,
     /// How manifests' build steps run.
     pub build: spec::BuildOptions,
+    /// Whether a bot may read outside its own folder through a path found only when its
+    /// processes are prepared (after the build): a program in its folder that is a link to an
+    /// installation elsewhere. `pitboss check` and `submit` refuse it unless the operator passes
+    /// `--allow-read-outside`; a match allows it with a warning, like a manifest's `read` path.
+    pub allow_read_outside: bool,
 }
 
 impl Default for ExternalOptions {
@@ -64,6 +69,7 @@ impl Default for ExternalOptions {
             transcript: false,
             out: PathBuf::new(),
             build: spec::BuildOptions::default(),
+            allow_read_outside: true,
         }
     }
 }
@@ -86,6 +92,7 @@ impl ExternalOptions {
                 sandbox: cfg.sandbox,
                 network: cfg.build_network,
             },
+            allow_read_outside: true,
         }
     }
 }
@@ -692,6 +699,7 @@ impl ExternalFactory {
                         &label,
                         opts.limits,
                         opts.sandbox,
+                        opts.allow_read_outside,
                         &opts.out,
                         log.clone(),
                     )?;

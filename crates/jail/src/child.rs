@@ -63,11 +63,14 @@ impl ChildPlan {
         uid: Option<u32>,
         cgroup_procs: Vec<CString>,
     ) -> Result<ChildPlan, JailError> {
-        let mut read = spec.read.clone();
-        if spec.workdir != std::path::Path::new("/") {
-            read.push(spec.workdir.clone());
-        }
-        let mounts = MountPlan::new(&read, &spec.write, spec.limits.scratch_mb)?;
+        let mounts = MountPlan::new(
+            &spec.read,
+            &spec.write,
+            Some(&spec.workdir),
+            spec.base.as_deref(),
+            spec.limits.scratch_mb,
+        )?;
+        let workdir = cstring(&mounts.workdir)?;
         let mut unshare = libc::CLONE_NEWNS
             | libc::CLONE_NEWPID
             | libc::CLONE_NEWUTS
@@ -80,25 +83,35 @@ impl ChildPlan {
             unshare |= libc::CLONE_NEWUSER;
             // SAFETY: getuid/getgid have no preconditions.
             let (u, g) = unsafe { (libc::getuid(), libc::getgid()) };
+            // The referee's ids map to themselves: inside, the bot is the same unprivileged
+            // user it is outside, never uid 0 of its namespace (the jail's shim and init keep
+            // the capabilities the namespace's creator has, which need no uid 0; the bot drops
+            // them).
             Some([
                 CString::new("deny").expect("no NUL"),
-                CString::new(format!("0 {g} 1")).expect("no NUL"),
-                CString::new(format!("0 {u} 1")).expect("no NUL"),
+                CString::new(format!("{g} {g} 1")).expect("no NUL"),
+                CString::new(format!("{u} {u} 1")).expect("no NUL"),
             ])
         } else {
             None
         };
         let l = &spec.limits;
+        let tree_limits = !cgroup_procs.is_empty();
         let mut rlimits = vec![(libc::RLIMIT_CORE, 0), (libc::RLIMIT_NOFILE, l.open_files)];
-        if let Some(mb) = l.address_space_mb {
+        // Without a cgroup (a referee without root: no cgroup is delegated to it) the memory
+        // limit falls back to each process's address space, so that a limit is in force by
+        // default in both modes, not only when a manifest sets one.
+        let address_space = l.address_space_mb.or((!tree_limits).then_some(l.memory_mb));
+        if let Some(mb) = address_space {
             rlimits.push((libc::RLIMIT_AS, mb.saturating_mul(1 << 20)));
         }
         if let Some(s) = l.cpu_seconds {
             rlimits.push((libc::RLIMIT_CPU, s));
         }
-        if uid.is_some() {
-            // Per real uid: with a uid of its own, a bound on the jail's processes even where
-            // no pids cgroup exists.
+        if uid.is_some() || mode == Mode::UserNs {
+            // Counted per (user namespace, uid) by the kernel: with a uid of its own (root
+            // referee), or in a user namespace of its own (every jail of a non-root referee
+            // unshares one), this bounds the jail's whole tree, even where no pids cgroup exists.
             rlimits.push((libc::RLIMIT_NPROC, l.pids));
         }
         Ok(ChildPlan {
@@ -107,7 +120,7 @@ impl ChildPlan {
             unshare,
             userns,
             mounts,
-            workdir: cstring(&spec.workdir)?,
+            workdir,
             uid,
             rlimits,
             seccomp: crate::seccomp::programs().map_err(JailError::Seccomp)?,

@@ -38,32 +38,49 @@ impl Features {
 
     /// One paragraph for `pitboss check`, logs and warnings.
     pub fn describe(&self) -> String {
+        let d = Limits::default();
+        let filter = "seccomp (no sockets, ptrace, mount, bpf, keyctl, namespaces, io_uring, \
+                      locks or leases on files, inotify/fanotify watches, x32 system calls, ...)";
         let mut s = match self.mode {
-            Mode::Root => {
-                "jail: own PID, mount, network, UTS and IPC namespaces; a read-only view \
-                 of the system and the bot's own files with a private /tmp; a uid of its own \
-                 (not root), no capabilities, no_new_privs; seccomp (no sockets, ptrace, mount, \
-                 bpf, keyctl, namespaces, ...); killed with the referee"
-                    .to_string()
-            }
-            Mode::UserNs => "jail (user namespace, the referee is not root): own PID, mount, \
-                 network, UTS and IPC namespaces; a read-only view of the system and the bot's \
-                 own files with a private /tmp; the referee's unprivileged uid without \
-                 capabilities, no_new_privs; seccomp; killed with the referee"
-                .to_string(),
+            Mode::Root => format!(
+                "jail: own PID, mount, network, UTS and IPC namespaces; a read-only view of the \
+                 system and the bot's own files (resolved beneath its folder, no link followed) \
+                 with a private /tmp; a uid of its own leased for the jail's life (not root), no \
+                 capabilities, no_new_privs; {filter}; killed with the referee"
+            ),
+            Mode::UserNs => format!(
+                "jail (user namespace, the referee is not root): own PID, mount, network, UTS and \
+                 IPC namespaces; a read-only view of the system and the bot's own files \
+                 (resolved beneath its folder, no link followed) with a private /tmp; the \
+                 referee's unprivileged uid without capabilities, no_new_privs; {filter}; killed \
+                 with the referee"
+            ),
             Mode::Fallback => "jail: REDUCED — no namespaces could be created (neither root nor \
                  user namespaces): Landlock file-system rules where the kernel has them, a \
                  network namespace where permitted, per-process rlimits"
                 .to_string(),
         };
-        match &self.cgroup {
-            Some(f) => s.push_str(&format!(
-                "; limits on the whole process tree: {}",
-                f.describe()
+        match (&self.cgroup, self.mode) {
+            (Some(f), _) => s.push_str(&format!(
+                "; limits on the whole process tree: {} (memory {} MiB unless the manifest sets \
+                 memory_mb, {} processes and threads, one core)",
+                f.describe(),
+                d.memory_mb,
+                d.pids
             )),
-            None => s.push_str(
-                "; NO cgroup limits (memory and processes limited per process only, by rlimits)",
-            ),
+            (None, Mode::Fallback) => s.push_str(&format!(
+                "; NO cgroup limits: address space {} MiB per process (RLIMIT_AS; the \
+                 manifest's memory_mb if set), processes NOT limited (no user namespace to \
+                 count them in)",
+                d.memory_mb
+            )),
+            (None, _) => s.push_str(&format!(
+                "; no cgroup (none is delegated to this user), so rlimits instead: address \
+                 space {} MiB per process (RLIMIT_AS; the manifest's memory_mb if set), {} \
+                 processes and threads for the whole tree (RLIMIT_NPROC, counted in the jail's \
+                 own user namespace), no CPU share limit",
+                d.memory_mb, d.pids
+            )),
         }
         for n in &self.notes {
             s.push_str("; note: ");
@@ -112,6 +129,7 @@ fn probe() -> Features {
 fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
     let spec = JailSpec {
         workdir: "/".into(),
+        base: None,
         read: Vec::new(),
         write: Vec::new(),
         network: false,
@@ -123,13 +141,19 @@ fn try_mode(mode: Mode, with_cgroup: bool) -> Result<(), String> {
         None
     };
     let procs = cg.as_ref().map(|c| c.procs_files()).unwrap_or_default();
-    let uid = (mode == Mode::Root).then(crate::next_uid);
+    let uid_lease = if mode == Mode::Root {
+        Some(crate::uids::lease().map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let uid = uid_lease.as_ref().map(crate::uids::UidLease::uid);
     let plan = crate::child::ChildPlan::new(&spec, mode, uid, procs).map_err(|e| e.to_string())?;
     let mut jail = Jail {
         child: Some(plan),
         fallback: None,
         cgroup: cg,
         uid,
+        uid_lease,
         env_home: "/tmp",
     };
     let mut cmd = std::process::Command::new("/bin/true");

@@ -42,14 +42,17 @@ mod child;
 pub mod features;
 pub mod landlock_fallback;
 mod mounts;
+pub mod pagecache;
+pub mod resolve;
 pub mod seccomp;
 mod sys;
+pub mod uids;
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 pub use features::{features, Features, Mode};
+pub use resolve::protect;
 
 /// Errors preparing a jail.
 #[derive(Debug, thiserror::Error)]
@@ -112,8 +115,12 @@ impl Default for Limits {
 /// What one jailed process may see and use.
 #[derive(Clone, Debug, Default)]
 pub struct JailSpec {
-    /// The working directory (must lie inside `read` or `write`).
+    /// The working directory (bound read-only at its real path).
     pub workdir: PathBuf,
+    /// The bot's own folder: every path of `read`, `write` and `workdir` whose text lies inside it
+    /// is opened beneath it with no symbolic link and no `..` ([`resolve`]); `None` for a bot with
+    /// no folder of its own (an `exec:` command).
+    pub base: Option<PathBuf>,
     /// Files and folders bound read-only at their own paths.
     pub read: Vec<PathBuf>,
     /// Folders bound read-write (a build's output folder).
@@ -123,21 +130,14 @@ pub struct JailSpec {
     pub limits: Limits,
 }
 
-/// The uid given to jails of this referee process: a block above the range of real accounts,
-/// one uid per jail so that per-uid limits and file ownership never mix two bots.
-fn next_uid() -> u32 {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    const BASE: u32 = 0x5EB0_0000;
-    let k = NEXT.fetch_add(1, Ordering::Relaxed) % 4096;
-    BASE + (std::process::id() % 4096) * 4096 + k
-}
-
 /// A jail prepared for one process: everything the child needs is computed here, before `fork`.
 pub struct Jail {
     child: Option<child::ChildPlan>,
     fallback: Option<landlock_fallback::ChildSandbox>,
     cgroup: Option<cgroup::Cgroup>,
     uid: Option<u32>,
+    /// Held until the jail is cleaned up: no other jail on the machine gets `uid` meanwhile.
+    uid_lease: Option<uids::UidLease>,
     env_home: &'static str,
 }
 
@@ -150,7 +150,12 @@ impl Jail {
         let f = features();
         match f.mode {
             Mode::Root | Mode::UserNs => {
-                let uid = (f.mode == Mode::Root).then(next_uid);
+                let uid_lease = if f.mode == Mode::Root {
+                    Some(uids::lease()?)
+                } else {
+                    None
+                };
+                let uid = uid_lease.as_ref().map(uids::UidLease::uid);
                 let cg = if f.cgroup.is_some() {
                     Some(cgroup::Cgroup::create(&spec.limits)?)
                 } else {
@@ -163,6 +168,7 @@ impl Jail {
                     fallback: None,
                     cgroup: cg,
                     uid,
+                    uid_lease,
                     env_home: "/tmp",
                 })
             }
@@ -178,6 +184,7 @@ impl Jail {
                     fallback: Some(plan.into_child(spec.limits)),
                     cgroup: None,
                     uid: None,
+                    uid_lease: None,
                     env_home: "",
                 })
             }
@@ -232,6 +239,7 @@ impl Jail {
         if let Some(mut c) = self.cgroup.take() {
             c.remove();
         }
+        self.uid_lease = None;
     }
 }
 

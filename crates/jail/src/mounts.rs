@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use libc::c_ulong;
 
+use crate::resolve::{resolve, Base, Resolved};
 use crate::sys::check_i;
 use crate::{cstring, JailError};
 
@@ -51,6 +52,9 @@ enum Op {
         src: CString,
         dst: CString,
         remount: c_ulong,
+        /// For a path of the bot's: the identity (device, inode) the referee resolved; the
+        /// init opens `src` again with no link and binds it only if it is still that object.
+        expect: Option<(u64, u64)>,
     },
     Tmpfs {
         dst: CString,
@@ -64,6 +68,8 @@ pub(crate) struct MountPlan {
     staging: CString,
     ops: Vec<Op>,
     old: CString,
+    /// The working folder's real path (as resolved, so as the view has it).
+    pub(crate) workdir: PathBuf,
 }
 
 /// The folder new roots are assembled on: one per euid, reused by every jail (each mounts its
@@ -99,6 +105,21 @@ fn kept_flags(p: &Path) -> c_ulong {
     if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
         return 0;
     }
+    flags_of(&st)
+}
+
+/// [`kept_flags`] of an opened path.
+fn kept_flags_fd(r: &Resolved) -> c_ulong {
+    use std::os::fd::AsRawFd;
+    // SAFETY: fstatvfs into a zeroed struct.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatvfs(r.fd.as_raw_fd(), &mut st) } != 0 {
+        return 0;
+    }
+    flags_of(&st)
+}
+
+fn flags_of(st: &libc::statvfs) -> c_ulong {
     let mut f = 0;
     for (s, m) in [
         (libc::ST_NOEXEC, libc::MS_NOEXEC),
@@ -116,11 +137,14 @@ fn kept_flags(p: &Path) -> c_ulong {
 }
 
 impl MountPlan {
-    /// The view for `read` (read-only) and `write` (read-write) paths; `/tmp` is a tmpfs of
-    /// `scratch_mb` MiB.
+    /// The view for `read` (read-only) and `write` (read-write) paths and the working folder;
+    /// `/tmp` is a tmpfs of `scratch_mb` MiB. Paths inside `base` (the bot's folder) are opened
+    /// beneath it with no link ([`crate::resolve`]).
     pub(crate) fn new(
         read: &[PathBuf],
         write: &[PathBuf],
+        workdir: Option<&Path>,
+        base: Option<&Path>,
         scratch_mb: u64,
     ) -> Result<MountPlan, JailError> {
         let staging = staging_dir()?;
@@ -146,44 +170,33 @@ impl MountPlan {
                 want.insert(d.into(), Kind::Dev);
             }
         }
-        let canon = |p: &PathBuf| {
-            p.canonicalize().map_err(|source| JailError::Path {
-                path: p.display().to_string(),
-                source,
-            })
+        let base = match base {
+            Some(b) => Some(Base::open(b)?),
+            None => None,
         };
-        let forbidden = |c: &Path| {
-            c == Path::new("/") || ["/proc", "/sys", "/dev"].iter().any(|s| c.starts_with(s))
-        };
-        for p in read.iter().chain(write) {
-            if let Ok(c) = p.canonicalize() {
-                if forbidden(&c) {
-                    return Err(JailError::Path {
-                        path: p.display().to_string(),
-                        source: io::Error::other(
-                            "the whole file system, /proc, /sys and /dev are never bound into a jail",
-                        ),
-                    });
-                }
+        // Every path of the bot's is opened once, here; the init binds the descriptors.
+        let mut fds: BTreeMap<PathBuf, Resolved> = BTreeMap::new();
+        for p in read {
+            if let Some(r) = resolve(p, base.as_ref(), &staging, true)? {
+                want.entry(r.path.clone()).or_insert(Kind::Ro);
+                fds.entry(r.path.clone()).or_insert(r);
             }
         }
-        for p in read {
-            let c = match canon(p) {
-                Ok(c) => c,
-                // A read path that does not exist (an optional virtualenv) is simply not there.
-                Err(_) => continue,
-            };
-            want.entry(c).or_insert(Kind::Ro);
-        }
         for p in write {
-            want.insert(canon(p)?, Kind::Rw);
+            let r = resolve(p, base.as_ref(), &staging, false)?.expect("not optional");
+            want.insert(r.path.clone(), Kind::Rw);
+            fds.insert(r.path.clone(), r);
         }
-        if want.keys().any(|p| p.starts_with(&staging)) {
-            return Err(JailError::Path {
-                path: staging.display().to_string(),
-                source: io::Error::other("a bot may not read the jail's own staging folder"),
-            });
-        }
+        let workdir = match workdir {
+            Some(w) if w != Path::new("/") => {
+                let r = resolve(w, base.as_ref(), &staging, false)?.expect("not optional");
+                let path = r.path.clone();
+                want.entry(path.clone()).or_insert(Kind::Ro);
+                fds.entry(path.clone()).or_insert(r);
+                path
+            }
+            _ => PathBuf::from("/"),
+        };
         // A read-only path inside another read-only path adds nothing.
         let ro_roots: Vec<PathBuf> = want
             .iter()
@@ -231,22 +244,29 @@ impl MountPlan {
                     ops.push(Op::Proc(dst));
                 }
                 Kind::Ro | Kind::Rw | Kind::Dev => {
-                    ops.push(if p.is_dir() {
+                    // The bot's paths are bound from the descriptors opened above; the system
+                    // directories and device files by their (fixed, host) paths.
+                    let (is_dir, flags, expect) = match fds.get(p) {
+                        Some(r) => (r.is_dir, kept_flags_fd(r), Some(r.identity())),
+                        None => (p.is_dir(), kept_flags(p), None),
+                    };
+                    let src = cstring(p)?;
+                    ops.push(if is_dir {
                         Op::Dir(dst.clone())
                     } else {
                         Op::File(dst.clone())
                     });
-                    let mut remount =
-                        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | kept_flags(p);
+                    let mut remount = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | flags;
                     match kind {
                         Kind::Ro => remount |= libc::MS_RDONLY | libc::MS_NODEV,
                         Kind::Rw => remount |= libc::MS_NODEV,
                         _ => remount &= !libc::MS_NODEV,
                     }
                     ops.push(Op::Bind {
-                        src: cstring(p)?,
+                        src,
                         dst,
                         remount,
+                        expect,
                     });
                 }
             }
@@ -257,6 +277,7 @@ impl MountPlan {
             staging: cstring(&staging)?,
             ops,
             old: cstring(&old)?,
+            workdir,
         })
     }
 
@@ -307,17 +328,25 @@ impl MountPlan {
                     Op::Symlink { target, link } => {
                         check_i(libc::symlink(target.as_ptr(), link.as_ptr()), b"symlink")?;
                     }
-                    Op::Bind { src, dst, remount } => {
-                        check_i(
-                            libc::mount(
-                                src.as_ptr(),
-                                dst.as_ptr(),
-                                none,
-                                libc::MS_BIND | libc::MS_REC,
-                                none.cast(),
-                            ),
-                            b"bind mount",
-                        )?;
+                    Op::Bind {
+                        src,
+                        dst,
+                        remount,
+                        expect,
+                    } => {
+                        match expect {
+                            Some(id) => bind_checked(src, dst, *id)?,
+                            None => check_i(
+                                libc::mount(
+                                    src.as_ptr(),
+                                    dst.as_ptr(),
+                                    none,
+                                    libc::MS_BIND | libc::MS_REC,
+                                    none.cast(),
+                                ),
+                                b"bind mount",
+                            )?,
+                        }
                         check_i(
                             libc::mount(none, dst.as_ptr(), none, *remount, none.cast()),
                             b"remount a bind",
@@ -387,4 +416,85 @@ fn under_special(p: &Path, root: &Path) -> bool {
     ["/tmp", "/proc", "/dev"]
         .iter()
         .any(|s| p.starts_with(s) && !root.starts_with(s))
+}
+
+/// Binds the bot's path `src` (a real path: no link in it) at `dst`, in the jail's init.
+///
+/// The referee resolved `src` beneath the bot's folder and recorded what it is (`expect`: device
+/// and inode). A descriptor opened before the jail's mount namespace existed cannot be the
+/// source of a bind in it (the kernel refuses mounts of another namespace), so the init opens the
+/// path again, with `openat2(RESOLVE_NO_SYMLINKS)`, checks that it is still the same object, and
+/// binds that descriptor (`/proc/self/fd/N`): a link swapped in meanwhile is refused by the
+/// look-up, a different file or folder by the identity check. Where the kernel has no `openat2`,
+/// `O_NOFOLLOW` on the last component and the identity check.
+///
+/// # Safety
+/// Runs in the forked child: raw system calls on prepared data, no allocation.
+unsafe fn bind_checked(src: &CString, dst: &CString, expect: (u64, u64)) -> io::Result<()> {
+    #[repr(C)]
+    struct OpenHow {
+        flags: u64,
+        mode: u64,
+        resolve: u64,
+    }
+    let how = OpenHow {
+        flags: (libc::O_PATH | libc::O_CLOEXEC) as u64,
+        mode: 0,
+        resolve: libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
+    };
+    let mut fd = libc::syscall(
+        libc::SYS_openat2,
+        libc::AT_FDCWD,
+        src.as_ptr(),
+        &how as *const OpenHow,
+        std::mem::size_of::<OpenHow>(),
+    ) as i32;
+    if fd < 0 && *libc::__errno_location() == libc::ENOSYS {
+        fd = libc::open(
+            src.as_ptr(),
+            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        );
+    }
+    check_i(
+        fd,
+        b"open a path of the bot's again (a link appeared on it?)",
+    )?;
+    let mut st: libc::stat = std::mem::zeroed();
+    if libc::fstat(fd, &mut st) != 0 || (st.st_dev, st.st_ino) != expect {
+        libc::close(fd);
+        crate::sys::report(
+            b"a path of the bot's changed between its check and its bind",
+            libc::EXDEV,
+        );
+        return Err(io::Error::from_raw_os_error(libc::EXDEV));
+    }
+    // "/proc/self/fd/" and the number, on the stack.
+    let mut buf = [0u8; 32];
+    let prefix = b"/proc/self/fd/";
+    buf[..prefix.len()].copy_from_slice(prefix);
+    let mut n = prefix.len();
+    let mut digits = [0u8; 10];
+    let (mut d, mut v) = (0, fd as u32);
+    loop {
+        digits[d] = b'0' + (v % 10) as u8;
+        d += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    while d > 0 {
+        d -= 1;
+        buf[n] = digits[d];
+        n += 1;
+    }
+    let r = libc::mount(
+        buf.as_ptr().cast(),
+        dst.as_ptr(),
+        std::ptr::null(),
+        libc::MS_BIND | libc::MS_REC,
+        std::ptr::null(),
+    );
+    libc::close(fd);
+    check_i(r, b"bind mount")
 }

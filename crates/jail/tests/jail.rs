@@ -184,6 +184,72 @@ res("mknod", lambda: os.mknod("/tmp/n", 0o600 | 0o020000, os.makedev(1, 3)))
     assert_eq!(o.lines().count(), 11, "{o}");
 }
 
+/// Every kernel object keyed by an inode that two jails bind (a lock, a lease, a watch, the page
+/// cache's residency) is a channel between them: all are refused, on a shared system file and on
+/// a file of the jail's own, and so are x32 system-call numbers (answered by the filter with EPERM; a kernel without
+/// x32 would say ENOSYS, which is what main said before the filter checked the x32 bit).
+#[test]
+fn locks_watches_and_x32_numbers_are_refused() {
+    if !full() {
+        return;
+    }
+    let script = r#"
+import ctypes, fcntl, os, struct, errno
+libc = ctypes.CDLL(None, use_errno=True)
+def res(name, f):
+    try:
+        f()
+        print(name, "ALLOWED")
+    except OSError as e:
+        print(name, "refused", e.errno)
+shared = os.open("/etc/passwd", os.O_RDONLY)
+own = os.open("/tmp/own", os.O_RDWR | os.O_CREAT, 0o600)
+lk = struct.pack("hhqqi", fcntl.F_RDLCK, 0, 7, 1, 0)
+for fd, where in ((shared, "shared"), (own, "own")):
+    res("setlk-" + where, lambda: fcntl.fcntl(fd, fcntl.F_SETLK, lk))
+    res("getlk-" + where, lambda: fcntl.fcntl(fd, fcntl.F_GETLK, lk))
+    res("ofd-setlk-" + where, lambda: fcntl.fcntl(fd, 37, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 7, 1, 0)))
+    res("ofd-getlk-" + where, lambda: fcntl.fcntl(fd, 36, lk))
+    res("flock-" + where, lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))
+    res("lease-" + where, lambda: fcntl.fcntl(fd, 1024, fcntl.F_RDLCK))
+    res("getlease-" + where, lambda: fcntl.fcntl(fd, 1025))
+d = os.open("/tmp", os.O_RDONLY)
+res("dnotify", lambda: fcntl.fcntl(d, 1026, 0x1))
+def call(name, *args):
+    r = libc.syscall(*args)
+    print(name, "ALLOWED" if r >= 0 else "refused", ctypes.get_errno())
+call("inotify_init1", 294, 0)
+call("inotify_init", 253)
+call("fanotify_init", 300, 0, 0)
+call("fadvise-dontneed", 221, shared, 0, 0, 4)
+call("cachestat", 451, shared, 0, 0, 0)
+import mmap
+m = mmap.mmap(shared, 0, prot=mmap.PROT_READ)
+res("madvise-pageout", lambda: m.madvise(21))
+res("madvise-cold", lambda: m.madvise(20))
+libc.mmap.restype = ctypes.c_void_p
+addr = libc.mmap(None, 4096, 1, 1, shared, 0)
+vec = ctypes.create_string_buffer(1)
+r = libc.mincore(ctypes.c_void_p(addr), 4096, vec)
+print("mincore", "ALLOWED" if r == 0 else "refused", ctypes.get_errno())
+call("x32-socket", 0x40000000 | 41, 2, 1, 0)
+call("x32-getpid", 0x40000000 | 39)
+"#;
+    let out = jailed(&["python3", "-c", script], JailSpec::default());
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}\n{}", text(&out.stderr));
+    for l in o.lines() {
+        assert!(l.contains("refused"), "{l}\n{o}");
+        if l.starts_with("x32") {
+            assert!(
+                l.ends_with(&format!(" {}", libc::EPERM)),
+                "the filter, not the kernel: {l}"
+            );
+        }
+    }
+    assert_eq!(o.lines().count(), 25, "{o}");
+}
+
 #[test]
 fn files_outside_the_view_do_not_exist_and_the_view_is_read_only() {
     if !full() {
@@ -287,7 +353,9 @@ fn a_setsid_child_dies_with_the_jail() {
 
 #[test]
 fn the_process_tree_is_limited() {
-    if !full() || features().cgroup.is_none() {
+    // With a cgroup (root) the limits hold for the tree; without (a referee without root) the
+    // rlimits that replace them: processes per jail user namespace, address space per process.
+    if !full() {
         return;
     }
     let spec = JailSpec {
@@ -377,4 +445,108 @@ fn jails_die_with_the_referee() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(host_processes_with("sleep\u{0}3301").is_empty());
+}
+
+/// Paths of the bot's folder are resolved beneath it with no link: a `read` path or a working
+/// folder that is (or passes through) a symbolic link is refused when the jail is prepared, with
+/// an error naming it, whatever the link points at; protected folders (output folders,
+/// registries) are refused from inside and from above.
+#[test]
+fn paths_of_the_bot_folder_follow_no_link_and_protected_folders_are_never_bound() {
+    if !full() {
+        return;
+    }
+    let root = tmp("paths");
+    let bot = root.join("bot");
+    let secret = root.join("secret");
+    std::fs::create_dir_all(bot.join("real")).unwrap();
+    std::fs::create_dir_all(&secret).unwrap();
+    std::fs::write(secret.join("salt"), "s3cret").unwrap();
+    std::os::unix::fs::symlink(&secret, bot.join("p0")).unwrap();
+    std::os::unix::fs::symlink(&secret, bot.join("dir")).unwrap();
+    let spec = |read: Vec<PathBuf>, workdir: PathBuf| JailSpec {
+        workdir,
+        base: Some(bot.clone()),
+        read,
+        ..JailSpec::default()
+    };
+    let err = |s: JailSpec| match Jail::prepare(&s) {
+        Ok(_) => panic!("prepared: {:?}", s.read),
+        Err(e) => e.to_string(),
+    };
+    // A link as the read path, a link on the way, a link as the working folder.
+    let e = err(spec(vec![bot.join("p0")], bot.clone()));
+    assert!(e.contains("p0") && e.contains("symbolic link"), "{e}");
+    let e = err(spec(vec![bot.join("dir/salt")], bot.clone()));
+    assert!(e.contains("dir/salt") && e.contains("symbolic link"), "{e}");
+    let e = err(spec(vec![], bot.join("p0")));
+    assert!(e.contains("p0"), "{e}");
+    // A real folder inside is fine, and a missing optional one is simply not there.
+    Jail::prepare(&spec(
+        vec![bot.join("real"), bot.join("missing")],
+        bot.clone(),
+    ))
+    .unwrap();
+    // Protected: the folder itself, something inside, a folder holding it.
+    pitboss_jail::protect(&secret);
+    for p in [secret.clone(), secret.join("salt"), root.clone()] {
+        let e = err(spec(vec![p.clone()], bot.clone()));
+        assert!(e.contains("never bound"), "{}: {e}", p.display());
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Another run's output folder or registry, which this referee never registered, is found by
+/// what it holds (a `config.toml` or `plan.json` with a salt): refused from inside and from above.
+#[test]
+fn folders_holding_a_salt_are_never_bound_even_unregistered() {
+    if !full() {
+        return;
+    }
+    let root = tmp("salted");
+    let reg = root.join("registry");
+    std::fs::create_dir_all(reg.join("tournament/units")).unwrap();
+    std::fs::write(
+        reg.join("tournament/plan.json"),
+        "{\n  \"salt\": \"00ff\",\n  \"units\": []\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(reg.join("entries/x")).unwrap();
+    let out = root.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(
+        out.join("config.toml"),
+        "game = \"27td-fl\"\nsalt = \"00ff\"\n",
+    )
+    .unwrap();
+    let plain = root.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    for p in [
+        reg.clone(),
+        reg.join("tournament"),
+        reg.join("tournament/units"),
+        out.clone(),
+        out.join("config.toml"),
+        root.clone(),
+    ] {
+        let spec = JailSpec {
+            workdir: "/".into(),
+            read: vec![p.clone()],
+            ..JailSpec::default()
+        };
+        match Jail::prepare(&spec) {
+            Ok(_) => panic!("{} was bound", p.display()),
+            Err(e) => assert!(e.to_string().contains("salt"), "{}: {e}", p.display()),
+        }
+    }
+    // A registry's copies of bots and an ordinary folder are fine.
+    for p in [reg.join("entries/x"), plain] {
+        let spec = JailSpec {
+            workdir: "/".into(),
+            read: vec![p.clone()],
+            ..JailSpec::default()
+        };
+        Jail::prepare(&spec).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -170,7 +170,9 @@ fn prepare(dir: &Path, plan: &Plan, shard: Shard, mode: RunMode) -> Result<(), T
     }
     if write_plan {
         let text = serde_json::to_vec_pretty(plan).expect("serializes");
-        write_atomic(&plan_path, &text).map_err(TournamentError::io(&plan_path))?;
+        // It holds the tournament's salt: the owner's alone.
+        pitboss_arena::output::write_secret(&plan_path, &text)
+            .map_err(TournamentError::io(&plan_path))?;
     }
     // Leftovers of units that were being written when the last run died.
     if let Ok(entries) = std::fs::read_dir(&units) {

@@ -192,6 +192,7 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
         external: ExternalOptions {
             sandbox: true,
             out: out.clone(),
+            allow_read_outside,
             ..ExternalOptions::default()
         },
         allow_read_outside,

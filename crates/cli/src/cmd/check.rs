@@ -57,6 +57,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
                 sandbox: !args.no_sandbox,
                 network: args.build_network,
             },
+            allow_read_outside: args.allow_read_outside,
         },
         allow_read_outside: args.allow_read_outside,
     };

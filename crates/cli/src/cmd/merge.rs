@@ -19,7 +19,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(out.join("units"))?;
     let plan = serde_json::to_vec_pretty(&loaded.plan)?;
-    write_atomic(&out.join("plan.json"), &plan)?;
+    // The plan holds the salt: the owner's alone.
+    pitboss_arena::output::write_secret(&out.join("plan.json"), &plan)?;
     for u in loaded.units.values() {
         write_atomic(&unit_path(out, &u.id), &serde_json::to_vec(u)?)?;
     }

@@ -20,6 +20,11 @@ use crate::args::{Cli, Command, PhhCommand};
 /// # Errors
 /// Whatever the subcommand reports; `exit_codes::for_error` maps it to an exit code.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The per-user registry holds a secret salt and seed: whatever the command, no jail may
+    // bind it (a build that guessed it from a home folder found it there before).
+    if let Ok((dir, _)) = submit::registry_dir(None, &|k| std::env::var(k).ok()) {
+        submit::protect_registry(&dir);
+    }
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
         Command::Match(args) => play::run(args)?,

@@ -179,6 +179,14 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
     Ok(cfg)
 }
 
+/// Makes the registry's secrets unreachable from every jail of this process: its settings and
+/// its tournament (the plan holds the salt, the units the results). The entries' copies of bots
+/// stay bindable: a registered bot may be played from its copy.
+pub fn protect_registry(dir: &Path) {
+    pitboss_external::jail::protect(&dir.join("registry.toml"));
+    pitboss_external::jail::protect(&dir.join("tournament"));
+}
+
 /// The registry folder and where that choice came from (for the "new registry" message).
 ///
 /// # Errors
@@ -245,6 +253,7 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
         .into());
     }
     let (dir, source) = registry_dir(args.registry.as_deref(), &|k| std::env::var(k).ok())?;
+    protect_registry(&dir);
     let dir = &dir;
     let is_new = !dir.join("registry.toml").exists();
     let mut reg = load(dir)?;

@@ -231,6 +231,8 @@ pub fn run_config(
 ) -> anyhow::Result<Option<Report>> {
     let factory = Field::new(&cfg.bots, &cfg.out)?;
     tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
+    // The plan (with the tournament's salt) and every unit's results.
+    pitboss_external::jail::protect(&cfg.out);
     let progress = Progress::new();
     let started = std::time::Instant::now();
     let summary = tournament::run(cfg, &cfg.out, shard, mode, &factory, &mut |p| {

@@ -18,11 +18,30 @@ pub(crate) fn lock() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The repository (its fixtures): `PITBOSS_HOSTILE_REPO` when set — the suite run as an ordinary
+/// user (scripts/hostile_nonroot.sh) gets a copy it can read — else this crate's repository.
 pub(crate) fn repo() -> PathBuf {
+    if let Some(r) = std::env::var_os("PITBOSS_HOSTILE_REPO") {
+        return PathBuf::from(r);
+    }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
         .unwrap()
+}
+
+/// The `pitboss` binary under test (`PITBOSS_HOSTILE_BIN` overrides, as for [`repo`]).
+pub(crate) fn pitboss_bin() -> PathBuf {
+    std::env::var_os("PITBOSS_HOSTILE_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_pitboss")),
+        PathBuf::from,
+    )
+}
+
+/// A scratch folder outside the temp directory (`PITBOSS_HOSTILE_TARGET_TMP` overrides).
+pub(crate) fn target_tmp() -> PathBuf {
+    std::env::var_os("PITBOSS_HOSTILE_TARGET_TMP")
+        .map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from)
 }
 
 pub(crate) fn fixtures() -> PathBuf {
@@ -131,7 +150,7 @@ impl Arena {
     }
 
     pub(crate) fn pitboss(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_pitboss"));
+        let mut c = Command::new(pitboss_bin());
         c.current_dir(&self.root)
             .env("TMPDIR", &self.tmp)
             .env(CANARY_VAR, &self.canary)

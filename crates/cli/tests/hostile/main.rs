@@ -27,8 +27,10 @@
 //! `python3`) runs the bots. Failing tests print every finding, then the tails of the outputs;
 //! `PITBOSS_HOSTILE_KEEP=1` keeps each test's folder.
 
+mod channels;
 mod duplicate_phases;
 mod harness;
+mod limits;
 
 use std::os::unix::net::UnixListener;
 use std::path::Path;
@@ -580,7 +582,7 @@ fn check_and_submit_refuse_manifests_that_reach_outside_their_folder() {
         let m = a.manifest(manifest, &a.args());
         // The output folder away from the temp directory (which the workdir of ../../.. may
         // reach), so a refusal is for the manifest itself.
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{}", a.tag));
+        let out = target_tmp().join(format!("hostile-{}", a.tag));
         let _ = std::fs::remove_dir_all(&out);
         let mut f = Findings::default();
         let mut c = a.pitboss();
