@@ -266,7 +266,7 @@ pub fn play_tables(
                 continue;
             }
             loop {
-                let (i, hk, rot) = match tab.hand {
+                let (i, _, rot) = match tab.hand {
                     Some(h) => h,
                     None => {
                         if tab.next >= count {
@@ -398,8 +398,7 @@ pub(crate) fn play_block(
     let tables = (0..k)
         .map(|j| {
             table_players(&procs, j, |l, i| {
-                let seed =
-                    derive_seed(cfg.seed, b, ((j * seed_lanes + rot(l)) * n + i) as u64);
+                let seed = derive_seed(cfg.seed, b, ((j * seed_lanes + rot(l)) * n + i) as u64);
                 factory.create(i, seed, pool(l))
             })
         })

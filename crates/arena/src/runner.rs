@@ -311,17 +311,36 @@ pub fn run_match_in_chunks(
     let mut done = 0u64;
     let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
-        for _ in 0..cfg.threads.min((blocks * if phased { n as u64 } else { 1 }) as usize).max(1) {
+        for _ in 0..cfg
+            .threads
+            .min((blocks * if phased { n as u64 } else { 1 }) as usize)
+            .max(1)
+        {
             let tx = tx.clone();
             let sched = &sched;
             scope.spawn(move || {
                 while let Some((job, item)) = sched.next() {
                     let part = if k > 1 {
                         crate::multi::play_block(
-                            cfg, factory, &table, item.block, bsize, k, item.rotation, item.lane,
+                            cfg,
+                            factory,
+                            &table,
+                            item.block,
+                            bsize,
+                            k,
+                            item.rotation,
+                            item.lane,
                         )
                     } else {
-                        play_block(cfg, factory, &table, item.block, bsize, item.rotation, item.lane)
+                        play_block(
+                            cfg,
+                            factory,
+                            &table,
+                            item.block,
+                            bsize,
+                            item.rotation,
+                            item.lane,
+                        )
                     };
                     let sent = tx.send(part);
                     // The last block of a phase ends its processes before the next phase starts.

@@ -143,7 +143,10 @@ impl pitboss_arena::BotFactory for Phased {
         lane: usize,
     ) -> Result<Box<dyn pitboss_arena::Player>, pitboss_arena::Fault> {
         let ended = self.ended.lock().unwrap();
-        assert!(!ended.contains(&lane), "a player of lane {lane} after its end");
+        assert!(
+            !ended.contains(&lane),
+            "a player of lane {lane} after its end"
+        );
         self.created.lock().unwrap().push(lane);
         self.bots.create(index, seed, lane)
     }
@@ -188,15 +191,20 @@ fn duplicate_in_phases_gives_the_same_files_for_any_threads_and_chunks() {
             };
             let mut calls = 0;
             let mut last = 0;
-            let res = pitboss_arena::runner::run_match_in_chunks(&cfg, &f, chunk, &mut |_, done| {
-                assert!(done > last && done <= hands);
-                last = done;
-                calls += 1;
-            })
-            .unwrap();
+            let res =
+                pitboss_arena::runner::run_match_in_chunks(&cfg, &f, chunk, &mut |_, done| {
+                    assert!(done > last && done <= hands);
+                    last = done;
+                    calls += 1;
+                })
+                .unwrap();
             assert_eq!(res.hands, hands);
             assert_eq!(last, hands);
-            assert_eq!(files(&out), want, "{game}: {threads} threads, chunk {chunk:?}");
+            assert_eq!(
+                files(&out),
+                want,
+                "{game}: {threads} threads, chunk {chunk:?}"
+            );
             // Lanes are phases: every one ended, in order, and none used after its end.
             let ended = f.ended.into_inner().unwrap();
             let bsize = pitboss_arena::runner::block_size(n);

@@ -31,8 +31,8 @@ use pitboss_protocol::{
 use serde::Serialize;
 
 use super::launch;
-pub use super::session::{HandRun, Ledger, ProcessRecord};
 use super::session::{is_fatal, BotLog, Launch, Session};
+pub use super::session::{HandRun, Ledger, ProcessRecord};
 use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
 use pitboss_arena::player::{Fault, InProcess, Player};
 use pitboss_arena::runner::BotFactory;
@@ -144,6 +144,8 @@ struct Pool {
     /// played nothing, so the first lane to ask takes it; it is ended when a phase ends first.
     fresh: Option<Session>,
     over: HashSet<usize>,
+    /// Lanes that asked for a process (whose end must forget the bot's cached pages).
+    used: HashSet<usize>,
 }
 
 impl Pool {
@@ -191,6 +193,8 @@ pub struct Shared {
     scratch: Option<PathBuf>,
     /// The records of the bot's processes that have ended.
     ledger: Ledger,
+    /// The bot's own files ([`launch::Prepared::own`]).
+    own: Vec<PathBuf>,
 }
 
 impl Shared {
@@ -222,6 +226,7 @@ impl Shared {
         if p.over.contains(&lane) {
             return None;
         }
+        p.used.insert(lane);
         match p.idle.get_mut(&lane).and_then(Vec::pop) {
             Some(s) => Some(s),
             None => p.fresh.take(),
@@ -248,18 +253,24 @@ impl Shared {
     }
 
     /// The phase of `lane` is over: its idle processes (and one that has played nothing yet,
-    /// which was alive during that phase) are ended now, and none is pooled there again.
+    /// which was alive during that phase) are ended now, and none is pooled there again. When
+    /// the bot played in it, the cached pages of its own files are then forgotten (none of its
+    /// processes is alive: the runner opens one phase of a bot at a time).
     fn end_lane(&self, lane: usize) {
-        let ended: Vec<Session> = match self.pool.lock() {
+        let (ended, used) = match self.pool.lock() {
             Ok(mut p) => {
                 p.over.insert(lane);
                 let mut v = p.idle.remove(&lane).unwrap_or_default();
                 v.extend(p.fresh.take());
-                v
+                let used = p.used.remove(&lane);
+                (v, used)
             }
-            Err(_) => Vec::new(),
+            Err(_) => (Vec::new(), false),
         };
         close_all(ended, &self.goodbye());
+        if used {
+            launch::forget(&self.own);
+        }
     }
 
     /// The `match_end` line a process gets when it is ended in good order.
@@ -739,6 +750,7 @@ impl ExternalFactory {
                         log,
                         scratch: prep.scratch,
                         ledger,
+                        own: prep.own,
                     }))
                 }
             };

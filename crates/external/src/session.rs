@@ -92,13 +92,14 @@ impl ProcessRecord {
         self.hands += 1;
         self.first_hand = Some(self.first_hand.map_or(hand, |f| f.min(hand)));
         self.last_hand = Some(self.last_hand.map_or(hand, |l| l.max(hand)));
+        let full = self.runs.len() >= MAX_RUNS;
         match self.runs.last_mut() {
             Some(r) if r.count == 1 && hand > r.first => {
                 r.step = hand - r.first;
                 r.count = 2;
             }
             Some(r) if r.count > 1 && hand == r.first + r.step * r.count => r.count += 1,
-            _ if self.runs.len() >= MAX_RUNS => self.truncated = true,
+            _ if full => self.truncated = true,
             _ => self.runs.push(HandRun {
                 first: hand,
                 step: 1,

@@ -375,7 +375,11 @@ impl Play<'_> {
                         let r = rots[lane];
                         let seed = match j {
                             0 => lane_seed(r, i),
-                            _ => pitboss_arena::runner::derive_seed(lane_seed(r, i), j as u64, 0x7AB1),
+                            _ => pitboss_arena::runner::derive_seed(
+                                lane_seed(r, i),
+                                j as u64,
+                                0x7AB1,
+                            ),
                         };
                         factory.create(specs[i], seed, pool(r))
                     })
@@ -533,12 +537,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(
-        n: usize,
-        luck: Option<pitboss_luck::HandAdjuster>,
-        deals: usize,
-        split: bool,
-    ) -> Tally {
+    fn new(n: usize, luck: Option<pitboss_luck::HandAdjuster>, deals: usize, split: bool) -> Tally {
         let adjusted = luck.is_some();
         Tally {
             split,

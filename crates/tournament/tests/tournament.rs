@@ -337,7 +337,10 @@ impl Drop for AsProcesses {
     fn drop(&mut self) {
         if !std::thread::panicking() {
             let open = self.open.lock().unwrap();
-            assert!(open.values().all(|l| l.is_empty()), "lanes never ended: {open:?}");
+            assert!(
+                open.values().all(|l| l.is_empty()),
+                "lanes never ended: {open:?}"
+            );
         }
     }
 }
@@ -351,7 +354,10 @@ struct PerGame {
 
 impl tournament::GameFactories for PerGame {
     fn for_game(&self, _game: &str) -> Result<Box<dyn EntrantFactory + '_>, TournamentError> {
-        Ok(Box::new(Counted(AsProcesses::new(self.processes.clone()), &self.ended)))
+        Ok(Box::new(Counted(
+            AsProcesses::new(self.processes.clone()),
+            &self.ended,
+        )))
     }
 }
 
@@ -388,7 +394,10 @@ impl EntrantFactory for AsProcesses {
         self.processes.contains(&spec)
     }
     fn end_lane(&self, lane: usize) {
-        assert!(self.ended.lock().unwrap().insert(lane), "lane {lane} ended twice");
+        assert!(
+            self.ended.lock().unwrap().insert(lane),
+            "lane {lane} ended twice"
+        );
         for lanes in self.open.lock().unwrap().values_mut() {
             lanes.remove(&lane);
         }
@@ -416,7 +425,12 @@ fn phases_give_the_units_of_whole_units() {
     for sprt in [false, true] {
         let f = |threads| TournamentFile {
             games: Some(vec!["27td-fl".into(), "stud8-fl".into()]),
-            bots: bots(&[("r", "random"), ("c", "call"), ("h", "hilo"), ("l", "lowball")]),
+            bots: bots(&[
+                ("r", "random"),
+                ("c", "call"),
+                ("h", "hilo"),
+                ("l", "lowball"),
+            ]),
             deals: Some(700),
             batch: Some(100),
             threads: Some(threads),
@@ -438,8 +452,15 @@ fn phases_give_the_units_of_whole_units() {
                 processes: vec!["random", "hilo"],
                 ended: Default::default(),
             };
-            tournament::run(&cfg, &out, Shard::default(), RunMode::Resume, &field, &mut |_| {})
-                .expect("runs");
+            tournament::run(
+                &cfg,
+                &out,
+                Shard::default(),
+                RunMode::Resume,
+                &field,
+                &mut |_| {},
+            )
+            .expect("runs");
             let l = load_folders(std::slice::from_ref(&out)).expect("loads");
             let got = Standings::compute(&l.plan, &l.units, &|u| l.locate(u)).expect("complete");
             assert_eq!(got, want, "sprt {sprt}, {threads} threads");

@@ -160,8 +160,7 @@ impl EntrantFactory for Entrants {
     }
 
     fn is_process(&self, spec: &str) -> bool {
-        self.index(spec)
-            .is_ok_and(|i| self.factory.is_external(i))
+        self.index(spec).is_ok_and(|i| self.factory.is_external(i))
     }
 
     fn end_lane(&self, lane: usize) {

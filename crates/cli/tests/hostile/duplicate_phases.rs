@@ -56,7 +56,10 @@ fn processes(csv: &Path) -> Vec<Proc> {
             pid: f[1].parse().unwrap(),
             start: f[2].parse().unwrap(),
             end: f[3].parse().unwrap(),
-            lanes: f[4].split_whitespace().map(|x| x.parse().unwrap()).collect(),
+            lanes: f[4]
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect(),
             hands,
         });
     }
@@ -105,18 +108,23 @@ fn check_record(
                 continue;
             }
             if strict {
-                f.check(p.lanes == q.lanes || p.hands.is_empty() || q.hands.is_empty(), || {
-                    format!(
+                f.check(
+                    p.lanes == q.lanes || p.hands.is_empty() || q.hands.is_empty(),
+                    || {
+                        format!(
                         "{}: process {} (lanes {:?}, {}..{} µs) and {} (lanes {:?}, {}..{} µs) \
                          of different phases were alive together",
                         p.bot, p.pid, p.lanes, p.start, p.end, q.pid, q.lanes, q.start, q.end
                     )
-                });
+                    },
+                );
             }
             let pd: HashMap<u64, u64> = p.hands.iter().map(|&h| slot(h)).collect();
-            let shared = q.hands.iter().map(|&h| slot(h)).find_map(|(deal, rot)| {
-                pd.get(&deal).map(|&r| (deal, r, rot))
-            });
+            let shared = q
+                .hands
+                .iter()
+                .map(|&h| slot(h))
+                .find_map(|(deal, rot)| pd.get(&deal).map(|&r| (deal, r, rot)));
             if let Some((deal, r, rot)) = shared {
                 f.0.push(format!(
                     "{}: processes {} ({}..{} µs) and {} ({}..{} µs) were alive together and both \
@@ -132,8 +140,13 @@ fn check_record(
 /// A duplicate match of `bots` (channel bots and `call`) through `pitboss match`.
 fn duplicate_match(a: &Arena, bots: &[String], hands: u64, threads: u32, jail: bool) -> Run {
     let mut c = a.pitboss();
-    c.args(["match", "--game", "27td-fl", "--duplicate", "--history"])
-        .args(["--threads", &threads.to_string(), "--hands", &hands.to_string()])
+    c.args(["match", "--game", "stud8-fl", "--duplicate", "--history"])
+        .args([
+            "--threads",
+            &threads.to_string(),
+            "--hands",
+            &hands.to_string(),
+        ])
         .arg("--out")
         .arg(&a.out);
     for b in bots {
@@ -181,10 +194,7 @@ fn match_case(name: &str, externals: &[u32], tables: u32, threads: u32, jail: bo
     f.check(served == hands * externals.len() as u64, || {
         format!("the processes served {served} hands, not {hands} per external bot")
     });
-    eprintln!(
-        "{name}: {count} processes in {lanes} lanes, {} bot log bytes",
-        run.logs().len()
-    );
+    eprintln!("{name}: {count} processes in {lanes} lanes");
     f.assert(&run);
 }
 
@@ -229,8 +239,16 @@ fn a_tournaments_tables_and_rotations_never_overlap() {
     for b in &bots {
         c.arg("--bot").arg(b);
     }
-    c.args(["--deals", "600", "--batch", "100", "--threads", "2", "--out"])
-        .arg(&a.out);
+    c.args([
+        "--deals",
+        "600",
+        "--batch",
+        "100",
+        "--threads",
+        "2",
+        "--out",
+    ])
+    .arg(&a.out);
     let run = a.run(c, secs(240));
     let mut f = Findings::default();
     f.check(run.status.is_some_and(|s| s.success()), || {
