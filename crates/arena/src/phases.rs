@@ -186,6 +186,23 @@ impl<I> Scheduler<I> {
         self.lock().stopped = true;
         self.cv.notify_all();
     }
+
+    /// A guard for a worker: if the worker panics, the scheduler stops, so that the others do
+    /// not wait for ever for a job that will never close (the panic then reaches the caller).
+    pub fn stop_on_panic(&self) -> StopOnPanic<'_, I> {
+        StopOnPanic(self)
+    }
+}
+
+/// See [`Scheduler::stop_on_panic`].
+pub struct StopOnPanic<'a, I>(&'a Scheduler<I>);
+
+impl<I> Drop for StopOnPanic<'_, I> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 #[cfg(test)]

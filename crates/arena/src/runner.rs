@@ -168,6 +168,7 @@ pub(crate) struct Part {
 /// The records of one rotation of a block, hand by hand, to be put back into hand order.
 #[derive(Default)]
 struct Split {
+    /// With `history`.
     csv_ends: Vec<usize>,
     phh_ends: Vec<usize>,
     /// `n` per hand: each bot's net, and its luck-adjusted result (milli-chips) when adjusted.
@@ -185,7 +186,7 @@ struct Item {
 
 /// The most hands of a chunk of a duplicate match played in phases (see the module docs): fewer
 /// chunks mean fewer process starts (one per worker, bot and phase); the memory a chunk holds is
-/// each hand's result per bot, 16 bytes a bot.
+/// each hand's result per bot, 8 bytes a bot (16 with the luck adjustment).
 pub const CHUNK_HANDS: u64 = 1 << 20;
 
 /// With `history`, the hand records a chunk may hold in memory while its later rotations are
@@ -319,6 +320,7 @@ pub fn run_match_in_chunks(
             let tx = tx.clone();
             let sched = &sched;
             scope.spawn(move || {
+                let _stop = sched.stop_on_panic();
                 while let Some((job, item)) = sched.next() {
                     let part = if k > 1 {
                         crate::multi::play_block(
@@ -547,9 +549,11 @@ fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
         unit.fill(0);
         adj.fill(0);
         for (p, sp) in parts.iter().zip(&splits) {
-            let from = |ends: &[usize]| if d == 0 { 0 } else { ends[d - 1] };
-            hands_csv.extend_from_slice(&p.hands_csv[from(&sp.csv_ends)..sp.csv_ends[d]]);
-            phhs.extend_from_slice(&p.phhs[from(&sp.phh_ends)..sp.phh_ends[d]]);
+            if cfg.history {
+                let from = |ends: &[usize]| if d == 0 { 0 } else { ends[d - 1] };
+                hands_csv.extend_from_slice(&p.hands_csv[from(&sp.csv_ends)..sp.csv_ends[d]]);
+                phhs.extend_from_slice(&p.phhs[from(&sp.phh_ends)..sp.phh_ends[d]]);
+            }
             for bot in 0..n {
                 unit[bot] += sp.nets[d * n + bot];
                 if luck {
@@ -714,8 +718,10 @@ impl<'a> Recorder<'a> {
         }
         self.hands += 1;
         if let Some(sp) = self.split.as_mut() {
-            sp.csv_ends.push(self.hands_csv.len());
-            sp.phh_ends.push(self.phhs.len());
+            if cfg.history {
+                sp.csv_ends.push(self.hands_csv.len());
+                sp.phh_ends.push(self.phhs.len());
+            }
             sp.nets.extend_from_slice(&self.unit_net);
             self.unit_net.fill(0);
             if let Some(l) = self.luck.as_mut() {

@@ -254,8 +254,9 @@ impl Shared {
 
     /// The phase of `lane` is over: its idle processes (and one that has played nothing yet,
     /// which was alive during that phase) are ended now, and none is pooled there again. When
-    /// the bot played in it, the cached pages of its own files are then forgotten (none of its
-    /// processes is alive: the runner opens one phase of a bot at a time).
+    /// the bot played in it, the cached pages of its own files are then forgotten and its
+    /// scratch folder (reduced jail) emptied: none of its processes is alive, since the runner
+    /// opens one phase of a bot at a time.
     fn end_lane(&self, lane: usize) {
         let (ended, used) = match self.pool.lock() {
             Ok(mut p) => {
@@ -270,6 +271,12 @@ impl Shared {
         close_all(ended, &self.goodbye());
         if used {
             launch::forget(&self.own);
+            if let Some(d) = &self.scratch {
+                // The reduced jail's scratch folder outlives processes, unlike the full jail's
+                // private /tmp: emptied, so that nothing written in one phase is read in the next.
+                let _ = std::fs::remove_dir_all(d);
+                let _ = std::fs::create_dir_all(d);
+            }
         }
     }
 

@@ -295,6 +295,7 @@ impl Work<'_> {
                 let tx = tx.clone();
                 let (sched, parts, skipped) = (&sched, &parts, &skipped);
                 scope.spawn(move || {
+                    let _stop = sched.stop_on_panic();
                     while let Some((job, task)) = sched.next() {
                         let msg = self.task(task, factory, parts, skipped);
                         // The last unit of a phase ends its processes before another phase of
