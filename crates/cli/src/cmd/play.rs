@@ -137,10 +137,16 @@ impl Progress {
             .map(|(n, s)| SummaryRow::new(n, s, unit, per_unit))
             .max_by(|a, b| a.mbb_per_hand.total_cmp(&b.mbb_per_hand));
         if let Some(r) = leader {
-            bar.set_message(format!(
-                "leader {} {:+.1} mbb/h [{:.1}, {:.1}]",
-                r.bot, r.mbb_per_hand, r.ci95_low, r.ci95_high
-            ));
+            // A duplicate match in phases counts its units when a block's last rotation is in:
+            // no interval before that.
+            bar.set_message(if r.units > 1 {
+                format!(
+                    "leader {} {:+.1} mbb/h [{:.1}, {:.1}]",
+                    r.bot, r.mbb_per_hand, r.ci95_low, r.ci95_high
+                )
+            } else {
+                format!("leader {} {:+.1} mbb/h", r.bot, r.mbb_per_hand)
+            });
         }
     }
 
