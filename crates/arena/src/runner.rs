@@ -16,9 +16,13 @@
 //! are recorded apart, hand by hand, and put back into hand order when the last one is in, so the
 //! files are byte-identical to those of the same match played block by block: bots are seeded
 //! per block and rotation and see the same hands in the same order either way, the statistics are
-//! integer sums, and the luck adjustment is seeded per deal. In-process bots have no processes
-//! and are played block by block. Progress is reported after every block or rotation of a block,
-//! with the hands played so far.
+//! integer sums, and the luck adjustment is seeded per deal. (With processes that play `K` tables
+//! at once, protocol 1.1, table `j` of a phase plays the `j`-th, `j + K`-th, … hand of the block's
+//! rotation: in-process opponents that draw random numbers then make other choices than at the
+//! tables of a block played whole — as with another `K`; for a seed and a `K` the files are the
+//! same for any number of threads.) In-process bots have no processes and are played block by
+//! block. Progress is reported after every block or rotation of a block, with the hands played so
+//! far.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;

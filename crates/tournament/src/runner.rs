@@ -14,7 +14,9 @@
 //! all ended when the phase is over; a phase starts only when no other phase of any of its bots
 //! is open, so no two processes of one bot that serve the same deals — or that could relay for
 //! one another — are ever alive at the same time. A unit is put together from its rotations when
-//! its last rotation is done, into the same result as when it is played whole. Tables of
+//! its last rotation is done, into the same result as when it is played whole (at several tables
+//! per process, in-process opponents that draw random numbers see their hands in another order:
+//! see [`play_unit_part`]). Tables of
 //! in-process bots only are played unit by unit, in plan order, meanwhile. Shards run by separate
 //! referees on one machine are not kept apart: run them on separate machines, or one after the
 //! other, when the field has bots that run as processes.
