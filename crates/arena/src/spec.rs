@@ -226,9 +226,44 @@ pub fn display_names(specs: &[String]) -> Vec<String> {
     out
 }
 
+/// The longest manifest read.
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// Reads a manifest the way a file of a stranger's folder is read: not through a link (the
+/// manifest itself must be the file), never blocking on a fifo or a device (`O_NONBLOCK`, and only
+/// a regular file is read), at most [`MAX_MANIFEST_BYTES`].
+fn read_manifest_file(file: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(file)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                std::io::Error::other("a symbolic link: name the manifest file itself")
+            } else {
+                e
+            }
+        })?;
+    let md = f.metadata()?;
+    if !md.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if md.len() > MAX_MANIFEST_BYTES {
+        return Err(std::io::Error::other(format!(
+            "{} bytes: a manifest is at most {MAX_MANIFEST_BYTES}",
+            md.len()
+        )));
+    }
+    let mut text = String::new();
+    f.take(MAX_MANIFEST_BYTES).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 fn load_manifest(file: &Path) -> Result<ExternalSpec, SpecError> {
     let path = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|source| SpecError::Read {
+    let text = read_manifest_file(file).map_err(|source| SpecError::Read {
         path: path.clone(),
         source,
     })?;
@@ -384,6 +419,34 @@ fn lexical(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A manifest is read as a stranger's file: a link, a fifo (which would block for ever) or an
+    /// oversized file is refused, promptly and by name.
+    #[test]
+    fn a_manifest_that_is_a_link_a_fifo_or_huge_is_refused() {
+        let d = std::env::temp_dir().join(format!("pitboss-spec-manifest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("real.toml"), "name = \"x\"\ncommand = [\"x\"]\n").unwrap();
+        std::os::unix::fs::symlink(d.join("real.toml"), d.join("link.toml")).unwrap();
+        let fifo = std::ffi::CString::new(d.join("fifo.toml").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a C string.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::File::create(d.join("huge.toml"))
+            .unwrap()
+            .set_len(MAX_MANIFEST_BYTES + 1)
+            .unwrap();
+        assert!(load_manifest(&d.join("real.toml")).is_ok());
+        for (f, why) in [
+            ("link.toml", "symbolic link"),
+            ("fifo.toml", "not a regular file"),
+            ("huge.toml", "at most"),
+        ] {
+            let e = load_manifest(&d.join(f)).unwrap_err().to_string();
+            assert!(e.contains(f) && e.contains(why), "{f}: {e}");
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn parses_the_three_kinds() {

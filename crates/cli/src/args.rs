@@ -265,6 +265,12 @@ pub struct SubmitArgs {
     /// Accept a manifest whose `read`, `workdir` or `build_dir` lies outside its own folder.
     #[arg(long)]
     pub allow_read_outside: bool,
+    /// The most files and folders the bot's folder may hold (its build_dir not counted).
+    #[arg(long, value_name = "N", default_value_t = crate::cmd::botfiles::MAX_FILES)]
+    pub max_files: u64,
+    /// The most its files may weigh in all, MiB, each counted by its length (a sparse file too).
+    #[arg(long, value_name = "MIB", default_value_t = crate::cmd::botfiles::MAX_BYTES >> 20)]
+    pub max_size_mb: u64,
 }
 
 #[derive(Debug, clap::Args)]

@@ -390,6 +390,53 @@ fn submit_ranks_the_python_example_bot() {
     let _ = std::fs::remove_dir_all(&reg);
 }
 
+#[test]
+fn submit_records_where_a_bot_is_so_later_submissions_find_it_from_anywhere() {
+    let root = tmp("registry-anywhere");
+    let (reg, work) = (root.join("registry"), root.join("work"));
+    let bot = work.join("mybot");
+    std::fs::create_dir_all(&bot).unwrap();
+    let simple = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple");
+    for f in ["bot.toml", "bot.py", "pitboss_bot.py"] {
+        std::fs::copy(simple.join(f), bot.join(f)).unwrap();
+    }
+    std::fs::create_dir_all(&reg).unwrap();
+    std::fs::write(
+        reg.join("registry.toml"),
+        "[settings]\nname = \"t\"\ngames = [\"27td-fl\"]\ndeals = 20\nbatch = 10\nseed = 1\nbootstrap = 10\n",
+    )
+    .unwrap();
+    // By a relative path, as the only bot: registered, nobody to play yet.
+    let out = ok(pitboss()
+        .current_dir(&work)
+        .args(["submit", "mybot/bot.toml", "--name", "py", "--registry"])
+        .arg(&reg));
+    assert!(out.contains("the gauntlet needs two bots"), "{out}");
+    let toml = std::fs::read_to_string(reg.join("registry.toml")).unwrap();
+    let spec = bot.canonicalize().unwrap().join("bot.toml");
+    assert!(
+        toml.contains(&format!("spec = \"{}\"", spec.display())),
+        "{toml}"
+    );
+    assert!(reg.join("entries/py/files/pitboss_bot.py").is_file());
+    // Submitted from elsewhere, the next bot's gauntlet finds the first one.
+    let out = ok(pitboss()
+        .current_dir("/")
+        .args(["submit", "call", "--name", "c", "--registry"])
+        .arg(&reg));
+    assert!(out.contains("2 units played"), "{out}");
+    // The same folder by another relative path is the same submission.
+    let out = ok(pitboss()
+        .current_dir(&bot)
+        .args(["submit", "bot.toml", "--name", "py", "--registry"])
+        .arg(&reg));
+    assert!(
+        out.contains("registered already with the same files"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// All of a file tree's text, for searching bot logs.
 fn all_text(dir: &Path) -> String {
     let mut out = String::new();

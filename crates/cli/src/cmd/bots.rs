@@ -210,34 +210,3 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
     let _ = std::fs::remove_dir_all(&out);
     r
 }
-
-/// The files that make up a bot, for its hash: the manifest or program a spec points to (and the
-/// rest of its folder when it is a manifest), or nothing for a built-in bot.
-pub fn bot_files(spec: &str) -> Vec<std::path::PathBuf> {
-    let path = std::path::Path::new(spec.strip_prefix("exec:").unwrap_or(spec));
-    let first = path
-        .to_str()
-        .and_then(|s| s.split_whitespace().last())
-        .map(std::path::PathBuf::from);
-    let Some(p) = first.filter(|p| p.exists()) else {
-        return Vec::new();
-    };
-    if p.is_file() && p.file_name().is_some_and(|n| n == "bot.toml") {
-        let dir = p.parent().unwrap_or(std::path::Path::new("."));
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .map(|e| {
-                e.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.is_file())
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        return files;
-    }
-    if p.is_file() {
-        vec![p]
-    } else {
-        Vec::new()
-    }
-}

@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches. Each command validates its arguments into a
 //! config first, then does its work against generic readers and writers so tests can drive it.
 
+pub mod botfiles;
 pub mod bots;
 pub mod check;
 pub mod eval;

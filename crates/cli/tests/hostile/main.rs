@@ -31,6 +31,7 @@ mod channels;
 mod duplicate_phases;
 mod harness;
 mod limits;
+mod submit_copy;
 
 use std::os::unix::net::UnixListener;
 use std::path::Path;
