@@ -1,17 +1,19 @@
 //! The arena: the referee loop that puts bots and the rules together, matches over many hands on
 //! worker threads, streaming statistics, and the files a match leaves behind.
 //!
-//! Data flow: [`MatchConfig`] → [`run_match`] → blocks of hands on threads → [`Referee::play`]
-//! (seed → deck → `rules::Hand` → `Hand::view` → [`Player`] → `Hand::apply`) → [`MatchStats`] →
-//! [`SummaryRow`]s → `summary.csv`. Tournaments, ratings, SPRT and the reports built on these
-//! matches are the crate `pitboss-tournament`; external bots (processes, sessions, the
-//! protocol's multi-table processes) are `pitboss-external`, and their jail `pitboss-jail`.
+//! Data flow: [`MatchConfig`] → [`run_match`] → blocks of hands on threads (in duplicate matches
+//! with bots that run as processes, one seat rotation of a chunk of blocks at a time: [`phases`])
+//! → [`Referee::play`] (seed → deck → `rules::Hand` → `Hand::view` → [`Player`] → `Hand::apply`)
+//! → [`MatchStats`] → [`SummaryRow`]s → `summary.csv`. Tournaments, ratings, SPRT and the reports
+//! built on these matches are the crate `pitboss-tournament`; external bots (processes, sessions,
+//! the protocol's multi-table processes) are `pitboss-external`, and their jail `pitboss-jail`.
 
 pub mod config;
 pub mod convert;
 pub mod multi;
 pub mod name;
 pub mod output;
+pub mod phases;
 pub mod player;
 pub mod referee;
 pub mod runner;

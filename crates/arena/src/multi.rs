@@ -1,5 +1,6 @@
 //! Several tables in flight on one worker thread (protocol 1.1 `concurrency`): a block's hands
-//! are dealt to `K` tables (table `j` plays hands `j, j + K, …` of the block, in order), every
+//! are dealt to `K` tables (table `j` plays hands `j, j + K, …` of the block, in order; in a phase
+//! of a duplicate match, the `j`-th, `j + K`-th, … hand of the block's rotation), every
 //! table has its own [`Referee`] and in-process bots, and the external bots that play several
 //! tables at once are one process per bot (and lane) for all `K` tables. The loop runs each table
 //! until it waits for a process, writes every process's requests in one write, waits for any
@@ -18,7 +19,7 @@ use pitboss_rules::{Event, Seat, Table};
 use crate::config::MatchConfig;
 use crate::player::{Fault, Player};
 use crate::referee::{Referee, SeatFault};
-use crate::runner::{derive_seed, match_start, slot, Block, BotFactory, Forfeited, Recorder};
+use crate::runner::{derive_seed, match_start, slot, BotFactory, Forfeited, Part, Recorder};
 
 /// One process that plays several tables at once, seen from the worker that drives it.
 pub trait MultiProcess: Send {
@@ -111,10 +112,11 @@ struct Tab {
     referee: Referee,
     /// Players by lane.
     lanes: Vec<Vec<Box<dyn Player>>>,
-    /// The hand being played, its rotation, and the seat waiting for a process.
-    hand: Option<(u64, usize)>,
+    /// The hand being played (its place in the sequence, its number, its rotation), and the
+    /// seat waiting for a process.
+    hand: Option<(u64, u64, usize)>,
     waiting: Option<usize>,
-    /// The next hand of the block this table plays.
+    /// The place in the sequence of the next hand this table plays.
     next: u64,
 }
 
@@ -129,15 +131,34 @@ pub struct Hands<'a> {
     pub duplicate: bool,
     /// The hand numbers: table `j` plays `start + j`, `start + j + k`, … in order.
     pub range: Range<u64>,
+    /// Duplicate: only the hands of this seat rotation (`range` starts at a multiple of `n`), with
+    /// one lane of players; table `j` then plays the `j`-th, `j + k`-th, … of them.
+    pub rotation: Option<usize>,
 }
 
 impl Hands<'_> {
-    fn lanes(&self) -> usize {
-        if self.duplicate {
+    /// Lanes of players: one per rotation when a duplicate range is played whole.
+    pub fn lanes(&self) -> usize {
+        if self.duplicate && self.rotation.is_none() {
             self.n
         } else {
             1
         }
+    }
+
+    /// The hands played, in order: `(first, step, count)`.
+    fn sequence(&self) -> (u64, u64, u64) {
+        let Range { start, end } = self.range;
+        let (first, step) = match self.rotation {
+            Some(r) => (start + r as u64, self.n as u64),
+            None => (start, 1),
+        };
+        (first, step, end.saturating_sub(first).div_ceil(step))
+    }
+
+    /// How many hands are played.
+    pub fn count(&self) -> u64 {
+        self.sequence().2
     }
 }
 
@@ -207,10 +228,8 @@ pub fn play_tables(
     let mut start_faults = Vec::new();
     let n = hands.n;
     let k = tables.len().max(1);
-    let Range {
-        start: first,
-        end: last,
-    } = hands.range.clone();
+    let (first, step, count) = hands.sequence();
+    let per_rotation = hands.duplicate && hands.rotation.is_none();
     let mut tabs: Vec<Tab> = tables
         .into_iter()
         .enumerate()
@@ -219,7 +238,7 @@ pub fn play_tables(
             lanes,
             hand: None,
             waiting: None,
-            next: first + j as u64,
+            next: j as u64,
         })
         .collect();
     for (j, tab) in tabs.iter_mut().enumerate() {
@@ -239,7 +258,7 @@ pub fn play_tables(
         .filter_map(|p| p.as_ref().and_then(|p| p.as_ref().ok()).cloned())
         .collect();
     let mut outcomes: BTreeMap<u64, Outcome> = BTreeMap::new();
-    let mut recorded = first;
+    let mut recorded = 0u64;
     let mut answers = Vec::new();
     loop {
         for (j, tab) in tabs.iter_mut().enumerate() {
@@ -247,25 +266,26 @@ pub fn play_tables(
                 continue;
             }
             loop {
-                let (hk, rot) = match tab.hand {
+                let (i, _, rot) = match tab.hand {
                     Some(h) => h,
                     None => {
-                        if tab.next >= last {
+                        if tab.next >= count {
                             break;
                         }
-                        let hk = tab.next;
+                        let i = tab.next;
+                        let hk = first + i * step;
                         tab.next += k as u64;
                         let s = slot(hk, n, hands.duplicate);
                         let t = hands.table.with_button(Seat(s.button as u8));
-                        let players = &mut tab.lanes[if hands.duplicate { s.rotation } else { 0 }];
+                        let players = &mut tab.lanes[if per_rotation { s.rotation } else { 0 }];
                         players.rotate_right(s.rotation);
                         tab.referee
                             .begin(&t, Deck::with_key(hands.key, s.deal), hk, players);
-                        tab.hand = Some((hk, s.rotation));
-                        (hk, s.rotation)
+                        tab.hand = Some((i, hk, s.rotation));
+                        (i, hk, s.rotation)
                     }
                 };
-                let lane = if hands.duplicate { rot } else { 0 };
+                let lane = if per_rotation { rot } else { 0 };
                 let players = &mut tab.lanes[lane];
                 match tab.referee.step(players) {
                     Some(seat) => {
@@ -287,7 +307,7 @@ pub fn play_tables(
                         players.rotate_left(rot);
                         let hand = tab.referee.hand();
                         outcomes.insert(
-                            hk,
+                            i,
                             Outcome {
                                 events: hand.events().to_vec(),
                                 net: hand.net().collect(),
@@ -300,7 +320,7 @@ pub fn play_tables(
             }
         }
         while let Some(o) = outcomes.remove(&recorded) {
-            record(recorded, &o);
+            record(first + recorded * step, &o);
             recorded += 1;
         }
         if tabs.iter().all(|t| t.waiting.is_none()) {
@@ -322,7 +342,7 @@ pub fn play_tables(
             }
         }
     }
-    debug_assert_eq!(recorded, last, "every hand recorded");
+    debug_assert_eq!(recorded, count, "every hand recorded");
     for tab in &mut tabs {
         for p in tab.lanes.iter_mut().flatten() {
             if !p.deferred() {
@@ -336,7 +356,9 @@ pub fn play_tables(
     start_faults
 }
 
-/// Plays block `b` of a match on `k` tables at once.
+/// Plays block `b` of a match on `k` tables at once; with `rotation`, only the hands of that seat
+/// rotation (a phase of a duplicate match), with the processes of the phase's `lane`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn play_block(
     cfg: &MatchConfig,
     factory: &dyn BotFactory,
@@ -344,10 +366,12 @@ pub(crate) fn play_block(
     b: u64,
     bsize: u64,
     k: usize,
-) -> Block {
+    rotation: Option<usize>,
+    lane: usize,
+) -> Part {
     let n = cfg.bots.len();
     let key: DeckKey = cfg.deck_key();
-    let mut rec = Recorder::new(cfg, table);
+    let mut rec = Recorder::new(cfg, table, rotation.is_some());
     let first = b * bsize;
     let last = ((b + 1) * bsize).min(cfg.hands);
     let hands = Hands {
@@ -356,20 +380,26 @@ pub(crate) fn play_block(
         n,
         duplicate: cfg.duplicate,
         range: first..last,
+        rotation,
     };
     let lanes = hands.lanes();
-    let k = k.min((last - first) as usize).max(1);
+    let k = k.min(hands.count() as usize).max(1);
+    // The factory's lane: the phase's, else the rotation's.
+    let pool = |l: usize| rotation.map_or(l, |_| lane);
+    // In-process players are seeded as when the block is played whole (lane = rotation).
+    let rot = |l: usize| rotation.unwrap_or(l);
     let procs = procs(
         lanes,
         n,
         |i| factory.concurrency(i),
-        |i, lane| factory.create_multi(i, lane),
+        |i, l| factory.create_multi(i, pool(l)),
     );
+    let seed_lanes = if cfg.duplicate { n } else { 1 };
     let tables = (0..k)
         .map(|j| {
-            table_players(&procs, j, |lane, i| {
-                let seed = derive_seed(cfg.seed, b, ((j * lanes + lane) * n + i) as u64);
-                factory.create(i, seed, lane)
+            table_players(&procs, j, |l, i| {
+                let seed = derive_seed(cfg.seed, b, ((j * seed_lanes + rot(l)) * n + i) as u64);
+                factory.create(i, seed, pool(l))
             })
         })
         .collect();
@@ -380,7 +410,7 @@ pub(crate) fn play_block(
     for (i, kind) in faults {
         rec.stats.bots[i].add_fault(kind);
     }
-    rec.block(b)
+    rec.part(b, rotation)
 }
 
 fn lock(p: &SharedProcess) -> std::sync::MutexGuard<'_, dyn MultiProcess + 'static> {

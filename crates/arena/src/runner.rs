@@ -1,11 +1,31 @@
 //! Matches: hands scheduled over seat rotations (and duplicate deals), played in fixed-size blocks
 //! by worker threads, merged in block order. A block's bots come fresh from the factory with seeds
-//! derived from the match seed, so the same seed gives the same hands and the same files for any
-//! number of threads.
+//! derived from the match seed (per block and seat rotation), so the same seed gives the same
+//! hands and the same files for any number of threads.
+//!
+//! **Duplicate matches with bots that run as processes are played in phases.** Deal `d` is played
+//! in every seat rotation, each by other processes of the same bot; were they alive at the same
+//! time, the process that saw `d` from one seat could pass the cards to the one about to play it
+//! from another through any channel two processes on one machine share (the jail closes those it
+//! can; CPU time, caches and memory pressure cannot be closed). So the blocks are taken in chunks
+//! (up to [`CHUNK_HANDS`] hands, fewer with `history`, whose records wait in memory), and a chunk
+//! is played rotation by rotation: every worker plays blocks of the chunk in rotation 0, each
+//! with processes of that phase only (the factory's *lane* of the phase); when the last block of
+//! the phase is done, every process of the phase is ended ([`BotFactory::end_lane`]: none goes
+//! back to a pool) and only then does rotation 1 begin ([`crate::phases`]). A block's rotations
+//! are recorded apart, hand by hand, and put back into hand order when the last one is in, so the
+//! files are byte-identical to those of the same match played block by block: bots are seeded
+//! per block and rotation and see the same hands in the same order either way, the statistics are
+//! integer sums, and the luck adjustment is seeded per deal. (With processes that play `K` tables
+//! at once, protocol 1.1, table `j` of a phase plays the `j`-th, `j + K`-th, … hand of the block's
+//! rotation: in-process opponents that draw random numbers then make other choices than at the
+//! tables of a block played whole — as with another `K`; for a seed and a `K` the files are the
+//! same for any number of threads.) In-process bots have no processes and are played block by
+//! block. Progress is reported after every block or rotation of a block, with the hands played so
+//! far.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +36,7 @@ use pitboss_rules::{Event, Seat, Table};
 use crate::config::MatchConfig;
 use crate::convert;
 use crate::output::{write_atomic, AtomicFile};
+use crate::phases::{Job, Scheduler};
 use crate::player::{Fault, Player};
 use crate::referee::Referee;
 use crate::stats::MatchStats;
@@ -24,8 +45,9 @@ use crate::summary::{self, SummaryRow};
 /// Creates the players of one table.
 pub trait BotFactory: Sync {
     /// Bot `index` of the match's list, for one block of hands, seeded with `seed`, for `lane`:
-    /// in duplicate matches each seat rotation is a lane of its own, and a factory must never
-    /// let one instance (one process) play in two lanes — it would see both sides of a deal.
+    /// in duplicate matches each phase (a chunk of deals in one seat rotation) is a lane of its
+    /// own, and a factory must never let one instance (one process) play in two lanes — it would
+    /// see both sides of a deal.
     ///
     /// # Errors
     /// A [`Fault`] when the bot cannot be started (the caller records it and the seat forfeits).
@@ -36,6 +58,16 @@ pub trait BotFactory: Sync {
     fn concurrency(&self, _index: usize) -> usize {
         usize::MAX
     }
+
+    /// Whether some bot runs as processes that outlive a block (then a duplicate match is played
+    /// in phases: see the module docs).
+    fn has_processes(&self) -> bool {
+        false
+    }
+
+    /// The phase of `lane` is over: every process of that lane is ended now, and a player of the
+    /// lane that finishes later must end its process instead of keeping it for another block.
+    fn end_lane(&self, _lane: usize) {}
 
     /// The process of bot `index` for `lane` that plays several tables of a worker at once
     /// (only asked when [`BotFactory::concurrency`] is finite).
@@ -115,11 +147,69 @@ pub enum ArenaError {
     Csv(#[from] csv::Error),
 }
 
-pub(crate) struct Block {
+/// A block's records in hand order, ready to be written.
+struct Block {
     index: u64,
+    /// The block's statistics; for a block put together from its rotations, only the duplicate
+    /// units (the rest was added as each rotation came in).
     stats: MatchStats,
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
+}
+
+/// What a worker played: a whole block, or one seat rotation of a block of a duplicate match.
+pub(crate) struct Part {
+    block: u64,
+    rotation: Option<usize>,
+    hands: u64,
+    stats: MatchStats,
+    hands_csv: Vec<u8>,
+    phhs: Vec<u8>,
+    /// One rotation: where each hand's records end and each hand's result per bot.
+    split: Option<Split>,
+}
+
+/// The records of one rotation of a block, hand by hand, to be put back into hand order.
+#[derive(Default)]
+struct Split {
+    /// With `history`.
+    csv_ends: Vec<usize>,
+    phh_ends: Vec<usize>,
+    /// `n` per hand: each bot's net, and its luck-adjusted result (milli-chips) when adjusted.
+    nets: Vec<i64>,
+    adjs: Vec<i64>,
+}
+
+/// A block, or one seat rotation of it, and the lane of the phase that plays it.
+#[derive(Clone, Copy)]
+struct Item {
+    block: u64,
+    rotation: Option<usize>,
+    lane: usize,
+}
+
+/// The most hands of a chunk of a duplicate match played in phases (see the module docs): fewer
+/// chunks mean fewer process starts (one per worker, bot and phase); the memory a chunk holds is
+/// each hand's result per bot, 8 bytes a bot (16 with the luck adjustment).
+pub const CHUNK_HANDS: u64 = 1 << 20;
+
+/// With `history`, the hand records a chunk may hold in memory while its later rotations are
+/// played (estimated from [`HISTORY_BYTES_PER_SEAT`]).
+pub const CHUNK_HISTORY_BYTES: u64 = 128 << 20;
+
+/// Bytes of `hands.csv` and PHH text a hand takes per seat, at most about (measured: 160–250 with
+/// `random` players, 390 with two `rust-example` bots in triple draw, whose hands are long).
+const HISTORY_BYTES_PER_SEAT: u64 = 512;
+
+/// Blocks per chunk of a duplicate match played in phases.
+fn chunk_blocks(cfg: &MatchConfig, bsize: u64) -> u64 {
+    let n = cfg.bots.len() as u64;
+    let hands = if cfg.history {
+        CHUNK_HANDS.min(CHUNK_HISTORY_BYTES / (HISTORY_BYTES_PER_SEAT * n))
+    } else {
+        CHUNK_HANDS
+    };
+    (hands / bsize).max(1)
 }
 
 /// Hands per block: a multiple of `n²` (so rotations and duplicate units never straddle blocks).
@@ -137,13 +227,29 @@ fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ 
 
 /// Runs a match, writing `config.toml`, `summary.csv` and (with `history`) `hands.csv` and the
 /// PHH hand histories `hands.phhs` or `hands.phhs.zst` (hand `k` of the match is table `[k]`) into
-/// `cfg.out`. `progress` is called after each block with the totals so far.
+/// `cfg.out`. `progress` is called after each block (or rotation of a block, see the module docs)
+/// with the totals so far and the hands played.
 ///
 /// # Errors
 /// [`ArenaError`] when the output cannot be written.
 pub fn run_match(
     cfg: &MatchConfig,
     factory: &dyn BotFactory,
+    progress: &mut dyn FnMut(&MatchStats, u64),
+) -> Result<MatchResult, ArenaError> {
+    run_match_in_chunks(cfg, factory, None, progress)
+}
+
+/// [`run_match`] with chunks of at most `chunk_hands` hands (rounded to whole blocks) when the
+/// match is played in phases (`None`: the default, see [`CHUNK_HANDS`]). The files do not
+/// depend on it; it is there for tests of the phases.
+///
+/// # Errors
+/// [`ArenaError`] when the output cannot be written.
+pub fn run_match_in_chunks(
+    cfg: &MatchConfig,
+    factory: &dyn BotFactory,
+    chunk_hands: Option<u64>,
     progress: &mut dyn FnMut(&MatchStats, u64),
 ) -> Result<MatchResult, ArenaError> {
     let start = Instant::now();
@@ -156,8 +262,36 @@ pub fn run_match(
     let table = cfg.table_setup().validate().expect("validated config");
     let bsize = block_size(n);
     let blocks = cfg.hands.div_ceil(bsize);
-    let next = AtomicU64::new(0);
-    let (tx, rx) = mpsc::sync_channel::<Block>(cfg.threads * 2);
+    let phased = cfg.duplicate && factory.has_processes();
+    let sched = if phased {
+        // Chunk `c`, rotation `r` is the phase of lane `c · n + r`; every phase holds id 0 (all
+        // bots sit at the one table), so phases follow one another.
+        let chunk = chunk_hands.map_or_else(|| chunk_blocks(cfg, bsize), |h| (h / bsize).max(1));
+        Scheduler::new((0..blocks.div_ceil(chunk)).flat_map(move |c| {
+            let blocks = c * chunk..((c + 1) * chunk).min(blocks);
+            (0..n).map(move |r| Job {
+                items: blocks
+                    .clone()
+                    .map(|block| Item {
+                        block,
+                        rotation: Some(r),
+                        lane: c as usize * n + r,
+                    })
+                    .collect(),
+                holds: vec![0],
+            })
+        }))
+    } else {
+        Scheduler::new((0..blocks).map(|block| Job {
+            items: vec![Item {
+                block,
+                rotation: None,
+                lane: 0,
+            }],
+            holds: Vec::new(),
+        }))
+    };
+    let (tx, rx) = mpsc::sync_channel::<Part>(cfg.threads * 2);
     let hands_path = cfg.out.join("hands.csv");
     let phhs_path = cfg.out.join(history_phhs_name(cfg));
     let mut phhs_file = if cfg.history {
@@ -182,28 +316,82 @@ pub fn run_match(
     let mut done = 0u64;
     let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
-        for _ in 0..cfg.threads.min(blocks as usize).max(1) {
+        for _ in 0..cfg
+            .threads
+            .min((blocks * if phased { n as u64 } else { 1 }) as usize)
+            .max(1)
+        {
             let tx = tx.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                if b >= blocks {
-                    break;
-                }
-                let block = if k > 1 {
-                    crate::multi::play_block(cfg, factory, &table, b, bsize, k)
-                } else {
-                    play_block(cfg, factory, &table, b, bsize)
-                };
-                if tx.send(block).is_err() {
-                    break;
+            let sched = &sched;
+            scope.spawn(move || {
+                let _stop = sched.stop_on_panic();
+                while let Some((job, item)) = sched.next() {
+                    let part = if k > 1 {
+                        crate::multi::play_block(
+                            cfg,
+                            factory,
+                            &table,
+                            item.block,
+                            bsize,
+                            k,
+                            item.rotation,
+                            item.lane,
+                        )
+                    } else {
+                        play_block(
+                            cfg,
+                            factory,
+                            &table,
+                            item.block,
+                            bsize,
+                            item.rotation,
+                            item.lane,
+                        )
+                    };
+                    let sent = tx.send(part);
+                    // The last block of a phase ends its processes before the next phase starts.
+                    sched.done(job, || {
+                        if item.rotation.is_some() {
+                            factory.end_lane(item.lane);
+                        }
+                    });
+                    if sent.is_err() {
+                        sched.stop();
+                        break;
+                    }
                 }
             });
         }
         drop(tx);
         let mut pending = BTreeMap::new();
+        let mut rotations: HashMap<u64, Vec<Option<Part>>> = HashMap::new();
         let mut want = 0u64;
-        for block in rx {
+        for part in rx {
+            done += part.hands;
+            let block = match part.split {
+                None => Block {
+                    index: part.block,
+                    stats: part.stats,
+                    hands_csv: part.hands_csv,
+                    phhs: part.phhs,
+                },
+                Some(_) => {
+                    // Everything but the duplicate units counts as soon as it is played.
+                    total.merge(&part.stats);
+                    let b = part.block;
+                    let r = part.rotation.expect("a rotation of a block");
+                    let slots = rotations
+                        .entry(b)
+                        .or_insert_with(|| (0..n).map(|_| None).collect());
+                    slots[r] = Some(part);
+                    if slots.iter().any(Option::is_none) {
+                        progress(&total, done);
+                        continue;
+                    }
+                    let parts = rotations.remove(&b).expect("just filled");
+                    assemble(cfg, b, parts.into_iter().flatten().collect())
+                }
+            };
             pending.insert(block.index, block);
             while let Some(block) = pending.remove(&want) {
                 total.merge(&block.stats);
@@ -213,10 +401,9 @@ pub fn run_match(
                 if let Some(f) = phhs_file.as_mut() {
                     f.write_all(&block.phhs).map_err(io(&phhs_path))?;
                 }
-                done = ((want + 1) * bsize).min(cfg.hands);
-                progress(&total, done);
                 want += 1;
             }
+            progress(&total, done);
         }
         Ok(())
     })?;
@@ -282,21 +469,33 @@ impl Write for PhhsOut {
     }
 }
 
-/// Plays block `b`: hands `b * bsize ..` with fresh bots.
+/// Plays block `b`: hands `b * bsize ..` with fresh bots; with `rotation`, only the hands of that
+/// seat rotation (a phase of a duplicate match), with players of the phase's `lane`.
 fn play_block(
     cfg: &MatchConfig,
     factory: &dyn BotFactory,
     table: &Table,
     b: u64,
     bsize: u64,
-) -> Block {
+    rotation: Option<usize>,
+    lane: usize,
+) -> Part {
     let n = cfg.bots.len();
     let key: DeckKey = cfg.deck_key();
-    let mut rec = Recorder::new(cfg, table);
-    let lanes = if cfg.duplicate { n } else { 1 };
-    let mut lane_players = players_by_lane(factory, n, lanes, |lane, i| {
-        derive_seed(cfg.seed, b, (lane * n + i) as u64)
-    });
+    let mut rec = Recorder::new(cfg, table, rotation.is_some());
+    // The seeds of a rotation's players are those it has when the block is played whole.
+    let rotations: Vec<usize> = match rotation {
+        Some(r) => vec![r],
+        None => (0..if cfg.duplicate { n } else { 1 }).collect(),
+    };
+    let mut lane_players: Vec<Vec<Box<dyn Player>>> = rotations
+        .iter()
+        .map(|&r| {
+            players(factory, n, rotation.map_or(r, |_| lane), |i| {
+                derive_seed(cfg.seed, b, (r * n + i) as u64)
+            })
+        })
+        .collect();
     let start = match_start(cfg, table);
     for players in &mut lane_players {
         for (i, p) in players.iter_mut().enumerate() {
@@ -309,10 +508,17 @@ fn play_block(
     let mut net = Vec::with_capacity(n);
     let first = b * bsize;
     let last = ((b + 1) * bsize).min(cfg.hands);
-    for k in first..last {
+    // A block starts at a multiple of n², so hand k is in rotation k % n.
+    let (from, step) = rotation.map_or((first, 1), |r| (first + r as u64, n as u64));
+    for k in (from..last).step_by(step as usize) {
         let s = slot(k, n, cfg.duplicate);
         let t = table.with_button(Seat(s.button as u8));
-        let players = &mut lane_players[if cfg.duplicate { s.rotation } else { 0 }];
+        let lane = match rotation {
+            Some(_) => 0,
+            None if cfg.duplicate => s.rotation,
+            None => 0,
+        };
+        let players = &mut lane_players[lane];
         players.rotate_right(s.rotation);
         referee.play(&t, Deck::with_key(&key, s.deal), k, players);
         players.rotate_left(s.rotation);
@@ -324,7 +530,54 @@ fn play_block(
     for p in lane_players.iter_mut().flatten() {
         p.finish();
     }
-    rec.block(b)
+    rec.part(b, rotation)
+}
+
+/// Puts the rotations of block `b` (`parts[r]`: rotation `r`) back into hand order: hand
+/// `deal · n + r` of the block is hand `deal` of rotation `r`. The returned block's statistics are
+/// only its duplicate units (the rest came with each rotation).
+fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
+    let n = cfg.bots.len();
+    let luck = cfg.luck_adjust == Some(true);
+    let deals = parts[0].hands as usize;
+    let mut stats = MatchStats::new(n);
+    let mut hands_csv = Vec::with_capacity(parts.iter().map(|p| p.hands_csv.len()).sum());
+    let mut phhs = Vec::with_capacity(parts.iter().map(|p| p.phhs.len()).sum());
+    let splits: Vec<&Split> = parts
+        .iter()
+        .map(|p| p.split.as_ref().expect("a rotation"))
+        .collect();
+    let mut unit = vec![0i64; n];
+    let mut adj = vec![0i64; n];
+    for d in 0..deals {
+        unit.fill(0);
+        adj.fill(0);
+        for (p, sp) in parts.iter().zip(&splits) {
+            if cfg.history {
+                let from = |ends: &[usize]| if d == 0 { 0 } else { ends[d - 1] };
+                hands_csv.extend_from_slice(&p.hands_csv[from(&sp.csv_ends)..sp.csv_ends[d]]);
+                phhs.extend_from_slice(&p.phhs[from(&sp.phh_ends)..sp.phh_ends[d]]);
+            }
+            for bot in 0..n {
+                unit[bot] += sp.nets[d * n + bot];
+                if luck {
+                    adj[bot] += sp.adjs[d * n + bot];
+                }
+            }
+        }
+        for (bot, s) in stats.bots.iter_mut().enumerate() {
+            s.add_unit(unit[bot]);
+            if luck {
+                s.add_adjusted_unit(adj[bot]);
+            }
+        }
+    }
+    Block {
+        index: b,
+        stats,
+        hands_csv,
+        phhs,
+    }
 }
 
 /// The `match_start` every player gets.
@@ -350,6 +603,9 @@ pub(crate) struct Recorder<'a> {
     game: pitboss_rules::Game,
     unit_net: Vec<i64>,
     luck: Option<Luck>,
+    /// Recording one seat rotation: each hand's records and results kept apart.
+    split: Option<Split>,
+    hands: u64,
 }
 
 /// The luck adjustment's state in a block: the adjuster, and the adjusted results (milli-chips)
@@ -360,9 +616,13 @@ struct Luck {
 }
 
 impl<'a> Recorder<'a> {
-    pub(crate) fn new(cfg: &'a MatchConfig, table: &Table) -> Recorder<'a> {
+    /// The recorder of a block; `split`: of one seat rotation of a block of a duplicate match,
+    /// whose duplicate units are summed when its rotations are put together ([`assemble`]).
+    pub(crate) fn new(cfg: &'a MatchConfig, table: &Table, split: bool) -> Recorder<'a> {
         let n = cfg.bots.len();
         Recorder {
+            split: split.then(Split::default),
+            hands: 0,
             cfg,
             stats: MatchStats::new(n),
             hands_csv: Vec::new(),
@@ -465,6 +725,20 @@ impl<'a> Recorder<'a> {
             let bot = (f.seat.index() + n - s.rotation) % n;
             self.stats.bots[bot].add_fault(f.kind);
         }
+        self.hands += 1;
+        if let Some(sp) = self.split.as_mut() {
+            if cfg.history {
+                sp.csv_ends.push(self.hands_csv.len());
+                sp.phh_ends.push(self.phhs.len());
+            }
+            sp.nets.extend_from_slice(&self.unit_net);
+            self.unit_net.fill(0);
+            if let Some(l) = self.luck.as_mut() {
+                sp.adjs.extend_from_slice(&l.unit_adj);
+                l.unit_adj.fill(0);
+            }
+            return;
+        }
         let unit_done = !cfg.duplicate || s.rotation == n - 1;
         if unit_done {
             for (bot, v) in self.unit_net.iter_mut().enumerate() {
@@ -480,32 +754,33 @@ impl<'a> Recorder<'a> {
         }
     }
 
-    pub(crate) fn block(self, index: u64) -> Block {
-        Block {
-            index,
+    /// What was recorded: block `block`, or its rotation `rotation`.
+    pub(crate) fn part(self, block: u64, rotation: Option<usize>) -> Part {
+        Part {
+            block,
+            rotation,
+            hands: self.hands,
             stats: self.stats,
             hands_csv: self.hands_csv,
             phhs: self.phhs,
+            split: self.split,
         }
     }
 }
 
-/// The players of `n` bots for each of `lanes` lanes (a seat whose bot cannot start forfeits).
-pub(crate) fn players_by_lane(
+/// The players of `n` bots for `lane`, bot `i` seeded with `seed(i)` (a seat whose bot cannot
+/// start forfeits).
+pub(crate) fn players(
     factory: &dyn BotFactory,
     n: usize,
-    lanes: usize,
-    seed: impl Fn(usize, usize) -> u64,
-) -> Vec<Vec<Box<dyn Player>>> {
-    (0..lanes)
-        .map(|lane| {
-            (0..n)
-                .map(|i| {
-                    factory
-                        .create(i, seed(lane, i), lane)
-                        .unwrap_or_else(|f| Box::new(Forfeited(f)))
-                })
-                .collect()
+    lane: usize,
+    seed: impl Fn(usize) -> u64,
+) -> Vec<Box<dyn Player>> {
+    (0..n)
+        .map(|i| {
+            factory
+                .create(i, seed(i), lane)
+                .unwrap_or_else(|f| Box::new(Forfeited(f)))
         })
         .collect()
 }

@@ -125,3 +125,94 @@ fn duplicate_replays_each_deal_in_every_rotation() {
     assert!(!out.join("summary.csv.partial").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// In-process bots as if they ran as processes: a duplicate match is then played in phases
+/// (each chunk rotation by rotation, lanes ended in between).
+struct Phased {
+    bots: Factory,
+    /// The lanes asked for, in order of creation, and the lanes ended.
+    created: std::sync::Mutex<Vec<usize>>,
+    ended: std::sync::Mutex<Vec<usize>>,
+}
+
+impl pitboss_arena::BotFactory for Phased {
+    fn create(
+        &self,
+        index: usize,
+        seed: u64,
+        lane: usize,
+    ) -> Result<Box<dyn pitboss_arena::Player>, pitboss_arena::Fault> {
+        let ended = self.ended.lock().unwrap();
+        assert!(
+            !ended.contains(&lane),
+            "a player of lane {lane} after its end"
+        );
+        self.created.lock().unwrap().push(lane);
+        self.bots.create(index, seed, lane)
+    }
+    fn has_processes(&self) -> bool {
+        true
+    }
+    fn end_lane(&self, lane: usize) {
+        self.ended.lock().unwrap().push(lane);
+    }
+}
+
+/// Played in phases, a duplicate match gives the files it gives block by block (bots are seeded
+/// per block and rotation, statistics are integer sums, the luck adjustment is seeded per deal),
+/// for any thread count and chunk size; and phases follow one another.
+#[test]
+fn duplicate_in_phases_gives_the_same_files_for_any_threads_and_chunks() {
+    for (game, bots) in [
+        ("27td-fl", vec!["random", "call"]),
+        ("stud8-fl", vec!["random", "random", "call"]),
+    ] {
+        let n = bots.len();
+        let hands = 2100 * n as u64;
+        let files = |out: &std::path::Path| {
+            ["summary.csv", "hands.csv", "hands.phhs"]
+                .map(|f| std::fs::read_to_string(out.join(f)).unwrap())
+        };
+        let out = tmp(&format!("phases-ref-{game}"));
+        let mut cfg = config(game, &bots, hands, true, 1, out.clone());
+        cfg.luck_adjust = Some(true);
+        run_match(&cfg, &Factory(bots.clone()), &mut |_, _| {}).unwrap();
+        let want = files(&out);
+        assert!(want[1].lines().next().unwrap().ends_with(",adj_net"));
+        let _ = std::fs::remove_dir_all(&out);
+        for (threads, chunk) in [(1, None), (2, Some(1)), (3, Some(2048)), (2, None)] {
+            let out = tmp(&format!("phases-{game}-{threads}"));
+            let mut cfg = config(game, &bots, hands, true, threads, out.clone());
+            cfg.luck_adjust = Some(true);
+            let f = Phased {
+                bots: Factory(bots.clone()),
+                created: Default::default(),
+                ended: Default::default(),
+            };
+            let mut calls = 0;
+            let mut last = 0;
+            let res =
+                pitboss_arena::runner::run_match_in_chunks(&cfg, &f, chunk, &mut |_, done| {
+                    assert!(done > last && done <= hands);
+                    last = done;
+                    calls += 1;
+                })
+                .unwrap();
+            assert_eq!(res.hands, hands);
+            assert_eq!(last, hands);
+            assert_eq!(
+                files(&out),
+                want,
+                "{game}: {threads} threads, chunk {chunk:?}"
+            );
+            // Lanes are phases: every one ended, in order, and none used after its end.
+            let ended = f.ended.into_inner().unwrap();
+            let bsize = pitboss_arena::runner::block_size(n);
+            let blocks = hands.div_ceil(bsize);
+            let chunks = chunk.map_or(1, |c| blocks.div_ceil((c / bsize).max(1)));
+            assert_eq!(ended, (0..chunks as usize * n).collect::<Vec<_>>());
+            assert!(calls as u64 >= blocks * n as u64);
+            let _ = std::fs::remove_dir_all(&out);
+        }
+    }
+}

@@ -151,6 +151,10 @@ fn environment(program: &Path, scratch: Option<&Path>) -> Vec<(String, String)> 
 /// Everything needed to start the processes of one external bot.
 pub struct Prepared {
     pub launch: Launch,
+    /// The bot's own files: its folder (manifest bots), the folders of the scripts it runs and
+    /// its program when it is not a system one (`exec:` bots). Their cached pages are forgotten
+    /// between two phases of a duplicate match ([`forget`]).
+    pub own: Vec<PathBuf>,
     /// A scratch folder on the host (only in the reduced jail; the full jail's `/tmp` is private).
     pub scratch: Option<PathBuf>,
     pub warnings: Vec<String>,
@@ -303,6 +307,23 @@ pub fn prepare(
         Some(j) => j.workdir.clone(),
         None => e.dir.clone(),
     };
+    let own = match &base {
+        Some(b) => vec![b.clone()],
+        None => {
+            let mut own: Vec<PathBuf> = command[1..]
+                .iter()
+                .map(Path::new)
+                .filter(|p| p.is_absolute() && p.is_file())
+                .filter_map(|p| p.parent().map(Path::to_path_buf))
+                .collect();
+            if !SYSTEM.iter().any(|s| program.starts_with(s)) {
+                own.push(program.clone());
+            }
+            own.sort();
+            own.dedup();
+            own
+        }
+    };
     let launch = Launch {
         command,
         dir,
@@ -315,11 +336,34 @@ pub fn prepare(
         transcript: None,
         transcript_cap: None,
         log,
+        ledger: None,
     };
     Ok(Prepared {
         launch,
+        own,
         scratch,
         warnings,
         limits: lim,
     })
+}
+
+/// Forgets the cached pages of a bot's own files ([`Prepared::own`]), when none of its processes
+/// is alive: a process of the next phase then finds every page cold, whatever the last one read
+/// (the page cache as a channel between the seat rotations of a deal: see
+/// [`pitboss_jail::pagecache`]). Returns the files dropped.
+pub fn forget(own: &[PathBuf]) -> usize {
+    let mut n = 0;
+    for p in own {
+        if p.is_dir() {
+            n += pitboss_jail::pagecache::forget(p);
+        } else if let Ok(f) = std::fs::File::open(p) {
+            use std::os::fd::AsRawFd;
+            // SAFETY: posix_fadvise on an open descriptor.
+            unsafe {
+                libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+            }
+            n += 1;
+        }
+    }
+    n
 }

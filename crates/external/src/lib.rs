@@ -13,7 +13,9 @@
 //!   `pitboss-jail` crate);
 //! * [`build`]: a manifest's build step, in the same jail;
 //! * [`player`]: the [`Player`](pitboss_arena::Player) over a session, with time bank, restarts and
-//!   forfeit, and the [`BotFactory`](pitboss_arena::BotFactory) for all spec kinds.
+//!   forfeit, and the [`BotFactory`](pitboss_arena::BotFactory) for all spec kinds: processes
+//!   pooled per lane (a phase of a duplicate match), ended when their phase ends, each recorded
+//!   in `bots/processes.csv`.
 
 pub mod botlog;
 pub mod build;

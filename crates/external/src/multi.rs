@@ -405,6 +405,10 @@ impl MultiProcess for Mux {
             self.gen.resize(t + 1, 0);
         }
         self.gen[t] = self.generation;
+        let lane = self.lane;
+        if let Some(s) = self.session.as_mut() {
+            s.serve(lane, h.hand);
+        }
         self.queue_with(|buf| {
             HandStartOut {
                 table: Some(table),

@@ -4,12 +4,21 @@
 //! every kind of bot spec.
 //!
 //! Processes outlive blocks of hands: when the runner finishes a block, a healthy process goes
-//! back to the pool of its lane and the next block on any worker takes it. Duplicate matches
-//! have one lane per seat rotation, so a process never plays two rotations of the same deal (it
-//! would know its opponent's cards from its own in the other rotation); a match with `T` threads
-//! runs at most `T` processes per bot and lane. Which process plays which hands depends on thread
-//! timing, so results with external bots are reproducible only with one thread.
+//! back to the pool of its lane and the next block on any worker takes it. Duplicate matches and
+//! tournaments are played in phases (a chunk of deals in one seat rotation), each phase a lane of
+//! its own: a process never plays two rotations of the same deal (it would know its opponent's
+//! cards from its own in the other rotation), and when the runner ends a phase
+//! ([`BotFactory::end_lane`]) every process of its lane is ended — the idle ones at once, and a
+//! lane that is over never takes a process back — before the next phase of the bot starts, so no
+//! process that saw a deal is alive while another plays it from another seat. A match with `T`
+//! threads runs at most `T` processes per bot and lane. Which process plays which hands depends
+//! on thread timing, so results with external bots are reproducible only with one thread.
+//!
+//! Every process is recorded ([`ProcessRecord`]: its pid, when it started and ended, the lanes
+//! and hands it served), and the records are written to `bots/processes.csv` when the factory
+//! shuts down, so that the separation can be checked from the referee's own record.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,6 +32,7 @@ use serde::Serialize;
 
 use super::launch;
 use super::session::{is_fatal, BotLog, Launch, Session, TranscriptCap};
+pub use super::session::{HandRun, Ledger, ProcessRecord};
 use super::spec::{self, BotSpec, ExternalSpec, Limits, SpecError};
 use pitboss_arena::player::{Fault, InProcess, Player};
 use pitboss_arena::runner::BotFactory;
@@ -142,6 +152,38 @@ pub struct Report {
 /// ended and a later block starts a fresh one.
 const MAX_IDLE: usize = 32;
 
+/// Idle processes of a bot, by lane, and the lanes whose phase is over.
+#[derive(Default)]
+struct Pool {
+    idle: HashMap<usize, Vec<Session>>,
+    /// The process started to learn the bot's concurrency, not yet given to a lane: it has
+    /// played nothing, so the first lane to ask takes it; it is ended when a phase ends first.
+    fresh: Option<Session>,
+    over: HashSet<usize>,
+    /// Lanes that asked for a process (whose end must forget the bot's cached pages).
+    used: HashSet<usize>,
+}
+
+impl Pool {
+    fn idle_count(&self) -> usize {
+        self.idle.values().map(Vec::len).sum::<usize>() + usize::from(self.fresh.is_some())
+    }
+}
+
+/// Ends sessions politely, each on a thread of its own (a bot that ignores its `match_end`
+/// costs its grace periods once, not once per process).
+fn close_all(sessions: Vec<Session>, goodbye: &[u8]) {
+    match sessions.len() {
+        0 => {}
+        1 => sessions.into_iter().for_each(|s| s.close(goodbye)),
+        _ => std::thread::scope(|scope| {
+            for s in sessions {
+                scope.spawn(move || s.close(goodbye));
+            }
+        }),
+    }
+}
+
 /// One external bot of a match, shared by its players on all workers.
 pub struct Shared {
     pub spec: ExternalSpec,
@@ -157,7 +199,7 @@ pub struct Shared {
     pub(super) forfeited: AtomicBool,
     pub(super) hands: AtomicU64,
     /// Idle processes, by lane (at most [`MAX_IDLE`] in all).
-    pool: Mutex<Vec<Vec<Session>>>,
+    pool: Mutex<Pool>,
     pub(super) report: Mutex<Report>,
     /// Protocol 1.1: the concurrency of the bot's first process (started to learn it, then
     /// pooled), and the fault if it did not start (the first player gets it instead of starting
@@ -166,16 +208,23 @@ pub struct Shared {
     probe_fault: Mutex<Option<Fault>>,
     log: Arc<Mutex<BotLog>>,
     scratch: Option<PathBuf>,
+    /// The records of the bot's processes that have ended.
+    ledger: Ledger,
+    /// The bot's own files ([`launch::Prepared::own`]).
+    own: Vec<PathBuf>,
 }
 
 impl Shared {
     /// Tables one process plays at once: 1 for a version 1 bot (learnt from the hello of a first
-    /// process, which then waits in the pool of lane 0).
+    /// process, which then waits for the first lane that needs a process).
     fn concurrency(&self) -> usize {
         *self.probe.get_or_init(|| match self.spawn() {
             Ok(s) => {
                 let c = s.concurrency.unwrap_or(1) as usize;
-                self.put_pooled(0, s);
+                match self.pool.lock() {
+                    Ok(mut p) => p.fresh = Some(s),
+                    Err(_) => s.close(&self.goodbye()),
+                }
                 c
             }
             Err(f) => {
@@ -188,12 +237,17 @@ impl Shared {
         })
     }
 
-    /// An idle process of `lane`, if any; else the probe's fault, once.
+    /// An idle process of `lane` (or the one that has played nothing yet), if any.
     pub(super) fn take_pooled(&self, lane: usize) -> Option<Session> {
-        self.pool
-            .lock()
-            .ok()
-            .and_then(|mut p| p.get_mut(lane).and_then(Vec::pop))
+        let mut p = self.pool.lock().ok()?;
+        if p.over.contains(&lane) {
+            return None;
+        }
+        p.used.insert(lane);
+        match p.idle.get_mut(&lane).and_then(Vec::pop) {
+            Some(s) => Some(s),
+            None => p.fresh.take(),
+        }
     }
 
     fn take_probe_fault(&self) -> Option<Fault> {
@@ -201,20 +255,45 @@ impl Shared {
     }
 
     /// Puts a healthy process back into the pool of its lane, or ends it (with a `match_end`)
-    /// when the bot already has [`MAX_IDLE`] idle processes.
+    /// when its lane is over or the bot already has [`MAX_IDLE`] idle processes.
     pub(super) fn put_pooled(&self, lane: usize, s: Session) {
         let extra = match self.pool.lock() {
-            Ok(mut p) if p.iter().map(Vec::len).sum::<usize>() < MAX_IDLE => {
-                if p.len() <= lane {
-                    p.resize_with(lane + 1, Vec::new);
-                }
-                p[lane].push(s);
+            Ok(mut p) if !p.over.contains(&lane) && p.idle_count() < MAX_IDLE => {
+                p.idle.entry(lane).or_default().push(s);
                 None
             }
             _ => Some(s),
         };
         if let Some(s) = extra {
             s.close(&self.goodbye());
+        }
+    }
+
+    /// The phase of `lane` is over: its idle processes (and one that has played nothing yet,
+    /// which was alive during that phase) are ended now, and none is pooled there again. When
+    /// the bot played in it, the cached pages of its own files are then forgotten and its
+    /// scratch folder (reduced jail) emptied: none of its processes is alive, since the runner
+    /// opens one phase of a bot at a time.
+    fn end_lane(&self, lane: usize) {
+        let (ended, used) = match self.pool.lock() {
+            Ok(mut p) => {
+                p.over.insert(lane);
+                let mut v = p.idle.remove(&lane).unwrap_or_default();
+                v.extend(p.fresh.take());
+                let used = p.used.remove(&lane);
+                (v, used)
+            }
+            Err(_) => (Vec::new(), false),
+        };
+        close_all(ended, &self.goodbye());
+        if used {
+            launch::forget(&self.own);
+            if let Some(d) = &self.scratch {
+                // The reduced jail's scratch folder outlives processes, unlike the full jail's
+                // private /tmp: emptied, so that nothing written in one phase is read in the next.
+                let _ = std::fs::remove_dir_all(d);
+                let _ = std::fs::create_dir_all(d);
+            }
         }
     }
 
@@ -290,12 +369,12 @@ impl Shared {
         let sessions: Vec<Session> = self
             .pool
             .lock()
-            .map(|mut p| std::mem::take(&mut *p).into_iter().flatten().collect())
+            .map(|mut p| {
+                let p = std::mem::take(&mut *p);
+                p.idle.into_values().flatten().chain(p.fresh).collect()
+            })
             .unwrap_or_default();
-        let line = self.goodbye();
-        for s in sessions {
-            s.close(&line);
-        }
+        close_all(sessions, &self.goodbye());
         if let Ok(mut l) = self.log.lock() {
             l.close();
         }
@@ -466,6 +545,9 @@ impl Player for ExternalPlayer {
             }
         }
         let table = self.session.as_ref().and_then(|s| s.concurrency.map(|_| 0));
+        if let Some(s) = self.session.as_mut() {
+            s.serve(self.lane, h.hand);
+        }
         self.send_with(|buf| HandStartOut { table, h }.write(buf))
     }
 
@@ -595,6 +677,8 @@ pub struct ExternalFactory {
     entries: Vec<Entry>,
     builtin: BuiltinFn,
     sandbox: bool,
+    /// `bots/processes.csv` of the output folder, when a bot runs as processes.
+    ledger_path: Option<PathBuf>,
 }
 
 impl ExternalFactory {
@@ -675,6 +759,8 @@ impl ExternalFactory {
                     }
                     let mut launch: Launch = prep.launch;
                     launch.freeze_idle = opts.freeze_idle;
+                    let ledger = Ledger::default();
+                    launch.ledger = Some(ledger.clone());
                     if let Ok(mut l) = log.lock() {
                         l.note(&jail_description(opts.sandbox));
                     }
@@ -698,7 +784,7 @@ impl ExternalFactory {
                         spawns: AtomicU32::new(0),
                         forfeited: AtomicBool::new(false),
                         hands: AtomicU64::new(0),
-                        pool: Mutex::new(Vec::new()),
+                        pool: Mutex::new(Pool::default()),
                         probe: std::sync::OnceLock::new(),
                         probe_fault: Mutex::new(None),
                         report: Mutex::new(Report {
@@ -709,6 +795,8 @@ impl ExternalFactory {
                         }),
                         log,
                         scratch: prep.scratch,
+                        ledger,
+                        own: prep.own,
                     }))
                 }
             };
@@ -718,12 +806,70 @@ impl ExternalFactory {
             entries,
             builtin,
             sandbox: opts.sandbox,
+            ledger_path: any_external.then(|| opts.out.join("bots").join("processes.csv")),
         })
     }
 
     /// Whether any bot runs as a process.
     pub fn has_external(&self) -> bool {
         self.entries.iter().any(|e| matches!(e, Entry::External(_)))
+    }
+
+    /// Whether bot `index` runs as processes.
+    pub fn is_external(&self, index: usize) -> bool {
+        matches!(self.entries.get(index), Some(Entry::External(_)))
+    }
+
+    /// The records of the processes that have ended, with the index of their bot, in order of
+    /// their end.
+    pub fn ledger(&self) -> Vec<(usize, ProcessRecord)> {
+        let mut all = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Entry::External(s) = e {
+                if let Ok(l) = s.ledger.lock() {
+                    all.extend(l.iter().map(|r| (i, r.clone())));
+                }
+            }
+        }
+        all.sort_by_key(|(_, r)| r.ended_us);
+        all
+    }
+
+    /// `bots/processes.csv`: one line per process — bot (its log's label), pid, start and end on
+    /// the referee's clock (µs), lanes, hands dealt into (count, first, last) and the hands as
+    /// runs `first+step*count` (`…` at the end when cut).
+    fn write_ledger(&self) {
+        let Some(path) = &self.ledger_path else {
+            return;
+        };
+        let mut text =
+            String::from("bot,pid,started_us,ended_us,lanes,hands,first_hand,last_hand,runs\n");
+        for (i, r) in self.ledger() {
+            let Entry::External(s) = &self.entries[i] else {
+                continue;
+            };
+            let lanes: Vec<String> = r.lanes.iter().map(ToString::to_string).collect();
+            let runs: Vec<String> = r
+                .runs
+                .iter()
+                .map(|h| format!("{}+{}*{}", h.first, h.step, h.count))
+                .collect();
+            let opt = |x: Option<u64>| x.map_or_else(String::new, |v| v.to_string());
+            text.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{}{}\n",
+                s.label,
+                r.pid,
+                r.started_us,
+                r.ended_us,
+                lanes.join(" "),
+                r.hands,
+                opt(r.first_hand),
+                opt(r.last_hand),
+                runs.join(" "),
+                if r.truncated { " …" } else { "" }
+            ));
+        }
+        let _ = pitboss_arena::output::write_atomic(path, text.as_bytes());
     }
 
     /// What the jail enforces, in one line.
@@ -742,13 +888,15 @@ impl ExternalFactory {
             .collect()
     }
 
-    /// Sends the match end to every process, then stops them. Also done on drop.
+    /// Sends the match end to every process, then stops them, and writes `bots/processes.csv`.
+    /// Also done on drop.
     pub fn shutdown(&self) {
         for e in &self.entries {
             if let Entry::External(s) = e {
                 s.shutdown();
             }
         }
+        self.write_ledger();
     }
 }
 
@@ -773,6 +921,27 @@ impl BotFactory for ExternalFactory {
             Entry::Builtin(_) => usize::MAX,
             Entry::External(s) => s.concurrency(),
         }
+    }
+
+    fn has_processes(&self) -> bool {
+        self.has_external()
+    }
+
+    fn end_lane(&self, lane: usize) {
+        let shared: Vec<&Arc<Shared>> = self
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::External(s) => Some(s),
+                Entry::Builtin(_) => None,
+            })
+            .collect();
+        // Every bot's processes at once (each closes its own in parallel too).
+        std::thread::scope(|scope| {
+            for s in shared {
+                scope.spawn(move || s.end_lane(lane));
+            }
+        });
     }
 
     fn create_multi(

@@ -69,6 +69,82 @@ impl Stale {
 
 static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
+/// The start of the referee's clock for [`ProcessRecord`]s (the first time it is read).
+static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// Microseconds on the clock of [`ProcessRecord`]s (monotonic, shared by the whole referee).
+pub fn clock_us() -> u64 {
+    EPOCH.get_or_init(Instant::now).elapsed().as_micros() as u64
+}
+
+/// Hands `first, first + step, …` (`count` of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandRun {
+    pub first: u64,
+    pub step: u64,
+    pub count: u64,
+}
+
+/// The most runs of hands a [`ProcessRecord`] keeps (beyond, only the first and last hand and
+/// the count grow).
+pub const MAX_RUNS: usize = 1 << 16;
+
+/// What one process of a bot did, as the referee saw it: enough to check that no two processes
+/// of a bot that played the same deal were alive at the same time (`bots/processes.csv`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProcessRecord {
+    pub pid: u32,
+    /// On [`clock_us`]: just before the process was spawned, and once it and everything in its
+    /// jail were reaped.
+    pub started_us: u64,
+    pub ended_us: u64,
+    /// The lanes (phases) it played hands for: one, unless something is wrong.
+    pub lanes: Vec<usize>,
+    /// The hands it was dealt into (`hand_start`), in the order sent, as runs; complete unless
+    /// `truncated`.
+    pub runs: Vec<HandRun>,
+    pub truncated: bool,
+    pub hands: u64,
+    pub first_hand: Option<u64>,
+    pub last_hand: Option<u64>,
+}
+
+impl ProcessRecord {
+    /// The process is dealt into hand `hand` for `lane`.
+    pub fn serve(&mut self, lane: usize, hand: u64) {
+        if !self.lanes.contains(&lane) {
+            self.lanes.push(lane);
+        }
+        self.hands += 1;
+        self.first_hand = Some(self.first_hand.map_or(hand, |f| f.min(hand)));
+        self.last_hand = Some(self.last_hand.map_or(hand, |l| l.max(hand)));
+        let full = self.runs.len() >= MAX_RUNS;
+        match self.runs.last_mut() {
+            Some(r) if r.count == 1 && hand > r.first => {
+                r.step = hand - r.first;
+                r.count = 2;
+            }
+            Some(r) if r.count > 1 && hand == r.first + r.step * r.count => r.count += 1,
+            _ if full => self.truncated = true,
+            _ => self.runs.push(HandRun {
+                first: hand,
+                step: 1,
+                count: 1,
+            }),
+        }
+    }
+
+    /// Every hand of the runs.
+    pub fn hand_numbers(&self) -> impl Iterator<Item = u64> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|r| (0..r.count).map(move |i| r.first + i * r.step))
+    }
+}
+
+/// Where the records of a bot's processes go when they end.
+pub type Ledger = Arc<Mutex<Vec<ProcessRecord>>>;
+
 /// Kills every live bot process group (for a Ctrl-C handler). Safe to call from any thread.
 pub fn kill_all() {
     let groups: Vec<i32> = LIVE
@@ -118,6 +194,8 @@ pub struct Launch {
     /// The byte budget of the bot's transcripts (with `transcript`).
     pub transcript_cap: Option<Arc<TranscriptCap>>,
     pub log: Arc<Mutex<BotLog>>,
+    /// Where the process's record goes when it ends.
+    pub ledger: Option<Ledger>,
 }
 
 /// The I/O half of a session (borrowed disjointly from its runtime).
@@ -571,6 +649,8 @@ pub struct Session {
     pub started: bool,
     pub pid: u32,
     closed: bool,
+    record: ProcessRecord,
+    ledger: Option<Ledger>,
 }
 
 impl Session {
@@ -579,6 +659,7 @@ impl Session {
     /// # Errors
     /// A [`FaultKind::Handshake`] fault saying what went wrong.
     pub fn start(l: &Launch) -> Result<Session, Fault> {
+        let started_us = clock_us();
         let hs = |why: String| Fault::new(FaultKind::Handshake, why);
         let rt = Rt::new().map_err(|e| hs(format!("runtime: {e}")))?;
         let (prog, args) = l
@@ -681,6 +762,12 @@ impl Session {
             started: false,
             pid,
             closed: false,
+            record: ProcessRecord {
+                pid,
+                started_us,
+                ..ProcessRecord::default()
+            },
+            ledger: l.ledger.clone(),
         };
         let id = s.next_id();
         let hello = pitboss_protocol::ToBot::Hello(Hello {
@@ -813,6 +900,11 @@ impl Session {
         self.io.note(s);
     }
 
+    /// The process is dealt into hand `hand` for `lane` (its [`ProcessRecord`]).
+    pub fn serve(&mut self, lane: usize, hand: u64) {
+        self.record.serve(lane, hand);
+    }
+
     /// Ends the process politely: `goodbye` (the match end), close stdin, grace, SIGTERM, grace,
     /// SIGKILL, reap.
     pub fn close(mut self, goodbye: &[u8]) {
@@ -840,6 +932,12 @@ impl Session {
         }
         let st = self.io.exited.map_or_else(|| "unknown".into(), describe);
         self.io.note(&format!("process {} ended: {st}", self.pid));
+        self.record.ended_us = clock_us();
+        if let Some(l) = &self.ledger {
+            if let Ok(mut l) = l.lock() {
+                l.push(std::mem::take(&mut self.record));
+            }
+        }
     }
 }
 

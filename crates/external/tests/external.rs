@@ -997,3 +997,89 @@ fn a_bot_keeps_a_bounded_number_of_idle_processes() {
     drop(factory);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A duplicate match in phases, small chunks, three workers: every process serves one lane (a
+/// chunk in one seat rotation) and is gone before a process of another lane starts; a process
+/// is never reused across lanes; the files are those of one chunk (and of a version 1 bot).
+#[test]
+fn duplicate_phases_keep_every_process_to_its_lane_and_time() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let play = |name: &str, mode: &str, chunk: Option<u64>| {
+        let out = tmp(name);
+        let bots = vec![
+            format!("{} {mode}", fixture("multi.py")),
+            "call".to_string(),
+        ];
+        let cfg = MatchConfig::from_file(
+            MatchFile {
+                game: Some("27td-fl".into()),
+                bots: Some(bots.clone()),
+                hands: Some(6000),
+                seed: Some(3),
+                threads: Some(3),
+                duplicate: Some(true),
+                out: Some(out.clone()),
+                history: Some(true),
+                ..MatchFile::default()
+            },
+            |_| unreachable!(),
+        )
+        .unwrap();
+        let opts = ExternalOptions {
+            limits: generous(),
+            sandbox: false,
+            out: out.clone(),
+            ..ExternalOptions::default()
+        };
+        let factory = ExternalFactory::new(&bots, common::builtin, &opts).unwrap();
+        let result =
+            pitboss_arena::runner::run_match_in_chunks(&cfg, &factory, chunk, &mut |_, _| {})
+                .unwrap();
+        factory.shutdown();
+        let ledger = factory.ledger();
+        let csv = std::fs::read_to_string(out.join("bots/processes.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 1 + ledger.len(), "{csv}");
+        let reports = factory.reports();
+        drop(factory);
+        let run = Run {
+            result,
+            reports,
+            out,
+        };
+        assert_invariants(&run, 6000);
+        assert_eq!(run.total_faults(), 0, "{:?}", run.report());
+        (hands_without_names(&run), ledger, run.out)
+    };
+    let (one_chunk, ledger, out) = play("phases-one", "compact", None);
+    assert!(ledger.iter().all(|(_, r)| r.lanes.len() <= 1));
+    let _ = std::fs::remove_dir_all(out);
+    // 6000 hands in blocks of 1024 and chunks of two blocks: three chunks, six phases.
+    let (chunked, ledger, out) = play("phases-chunks", "compact", Some(2048));
+    assert_eq!(chunked, one_chunk, "the files do not depend on the chunks");
+    let lanes: std::collections::BTreeSet<usize> =
+        ledger.iter().flat_map(|(_, r)| r.lanes.clone()).collect();
+    assert_eq!(lanes, (0..6).collect(), "{ledger:?}");
+    let served: u64 = ledger.iter().map(|(_, r)| r.hands).sum();
+    assert_eq!(served, 6000);
+    for (_, p) in &ledger {
+        assert!(p.lanes.len() <= 1, "{p:?}");
+        let lane = p.lanes.first().copied();
+        // Lane c·2 + r: chunk c (hands 2048c ..), rotation r.
+        for h in p.hand_numbers() {
+            let lane = lane.expect("a process that served hands has a lane");
+            assert_eq!(h % 2, (lane % 2) as u64, "{p:?}");
+            assert_eq!(h / 2048, (lane / 2) as u64, "{p:?}");
+        }
+        for (_, q) in &ledger {
+            let overlap = p.started_us < q.ended_us && q.started_us < p.ended_us;
+            if overlap && p.hands > 0 && q.hands > 0 {
+                assert_eq!(p.lanes, q.lanes, "alive together: {p:?} {q:?}");
+            }
+        }
+    }
+    let (v1, _, out2) = play("phases-v1", "v1", Some(2048));
+    assert_eq!(v1, one_chunk, "a version 1 bot plays the same hands");
+    for d in [out, out2] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

@@ -3,10 +3,26 @@
 //! process plays two games), seal each unit (settings hash, checksum) and write its file
 //! atomically the moment it is done. Killing the process at any point loses at most the units in
 //! flight.
+//!
+//! **Bots that run as processes play in phases** ([`pitboss_arena::phases`]). Every table of a
+//! game deals the same cards and every deal is played in every seat rotation, so a bot meets
+//! deal `d` at each of its tables in each rotation, with other processes; were two of them alive
+//! at once, one could pass what it saw to the other through a channel the jail cannot close
+//! (CPU time, caches, memory pressure) — its opponent's cards at another table or in another
+//! rotation. So the units of a table with such bots are played in phases: a chunk of batches
+//! (see [`chunk_start`]) in one seat rotation, by all workers, with processes of that phase only,
+//! all ended when the phase is over; a phase starts only when no other phase of any of its bots
+//! is open, so no two processes of one bot that serve the same deals — or that could relay for
+//! one another — are ever alive at the same time. A unit is put together from its rotations when
+//! its last rotation is done, into the same result as when it is played whole (at several tables
+//! per process, in-process opponents that draw random numbers see their hands in another order:
+//! see [`play_unit_part`]). Tables of
+//! in-process bots only are played unit by unit, in plan order, meanwhile. Shards run by separate
+//! referees on one machine are not kept apart: run them on separate machines, or one after the
+//! other, when the field has bots that run as processes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -14,10 +30,35 @@ use super::config::TournamentConfig;
 use super::plan::Plan;
 use super::results::{sprt_step, unit_chips};
 use super::shards::{read_plan, read_shard, read_units, Shard};
-use super::unit::{play_unit, unit_path, EntrantFactory, GameFactories, UnitResult};
+use super::unit::{
+    merge_parts, play_unit, play_unit_part, unit_path, EntrantFactory, GameFactories, UnitPart,
+    UnitResult,
+};
 use super::TournamentError;
 use crate::sprt::{Decision, Running};
 use pitboss_arena::output::write_atomic;
+use pitboss_arena::phases::{Job, Scheduler};
+
+/// The most deals of a chunk of a table played in phases (see the module docs): fewer chunks mean
+/// fewer process starts (one per worker, bot and phase), smaller ones let SPRT stop a pairing
+/// sooner and lose less to an interruption (a unit is written when its last rotation is done).
+pub const CHUNK_DEALS: u64 = 1 << 18;
+
+/// The first batch of the chunk that batch `batch` belongs to. Without SPRT a chunk is
+/// [`CHUNK_DEALS`] deals (in whole batches); with SPRT chunks double from one batch (1, 2, 4, …
+/// batches, up to that size), so that a pairing decided early stops early.
+pub fn chunk_start(cfg: &TournamentConfig, batch: u64) -> u64 {
+    let cap = (CHUNK_DEALS / cfg.batch).max(1);
+    if cfg.sprt.is_none() {
+        return batch / cap * cap;
+    }
+    let (mut start, mut size) = (0u64, 1u64);
+    while start + size <= batch {
+        start += size;
+        size = (size * 2).min(cap);
+    }
+    start
+}
 
 /// What to do with a folder that already holds a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,9 +188,21 @@ fn prepare(dir: &Path, plan: &Plan, shard: Shard, mode: RunMode) -> Result<(), T
 }
 
 enum Done {
-    Played(usize, Box<UnitResult>),
+    /// A unit written; its hands not yet counted.
+    Played(usize, Box<UnitResult>, u64),
+    /// Hands of a seat rotation of a unit.
+    Hands(u64),
     Skipped,
     Failed(TournamentError),
+}
+
+/// What a worker is given: a unit, whole, or one seat rotation of it (a phase of its table), and
+/// the factory's lane of the phase.
+#[derive(Clone, Copy)]
+struct Task {
+    unit: usize,
+    rotation: Option<usize>,
+    lane: usize,
 }
 
 /// What the workers of a run share.
@@ -165,6 +218,63 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
+    /// The jobs of `todo` (see the module docs): a phase of a chunk in one seat rotation for
+    /// every table with a bot that runs as processes, holding those bots; a unit for the others.
+    /// In plan order (batch-major), a phase at the place of its chunk's first batch.
+    fn jobs(&self, todo: &[usize], factory: &dyn EntrantFactory) -> Vec<Job<Task>> {
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut jobs: BTreeMap<(u64, usize, usize), Job<Task>> = BTreeMap::new();
+        for &i in todo {
+            let u = &self.plan.units[i];
+            let t = i % self.tables;
+            let mut holds = Vec::new();
+            for s in &self.specs[t] {
+                if factory.is_process(s) {
+                    let next = ids.len();
+                    holds.push(*ids.entry(s).or_insert(next));
+                }
+            }
+            if holds.is_empty() {
+                jobs.insert(
+                    (u.batch, t, 0),
+                    Job {
+                        items: vec![Task {
+                            unit: i,
+                            rotation: None,
+                            lane: 0,
+                        }],
+                        holds,
+                    },
+                );
+                continue;
+            }
+            let first = chunk_start(self.cfg, u.batch);
+            for r in 0..u.bots.len() {
+                jobs.entry((first, t, r))
+                    .or_insert_with(|| Job {
+                        items: Vec::new(),
+                        holds: holds.clone(),
+                    })
+                    .items
+                    .push(Task {
+                        unit: i,
+                        rotation: Some(r),
+                        lane: 0,
+                    });
+            }
+        }
+        // Every phase has a lane of its own (a unit played whole keeps the lanes of its table).
+        let mut jobs: Vec<Job<Task>> = jobs.into_values().collect();
+        for (lane, job) in jobs.iter_mut().enumerate() {
+            for t in &mut job.items {
+                if t.rotation.is_some() {
+                    t.lane = lane;
+                }
+            }
+        }
+        jobs
+    }
+
     /// Plays the units `todo` (indices into the plan) on the config's threads; returns how many
     /// were played. The first failure is kept in `failure` and stops handing out work.
     fn play(
@@ -176,57 +286,53 @@ impl Work<'_> {
         failure: &mut Option<TournamentError>,
     ) -> u64 {
         let (cfg, tables) = (self.cfg, self.tables);
-        let next = AtomicUsize::new(0);
+        let sched = Scheduler::new(self.jobs(todo, factory).into_iter());
         let (tx, rx) = mpsc::channel::<Done>();
+        // Rotations of units played in phases, until the last one is in; units SPRT skipped.
+        let parts: Mutex<HashMap<usize, Vec<Option<UnitPart>>>> = Mutex::new(HashMap::new());
+        let skipped: Mutex<HashSet<usize>> = Mutex::new(HashSet::new());
         let mut played = 0u64;
         std::thread::scope(|scope| {
             for _ in 0..cfg.threads.min(todo.len()).max(1) {
                 let tx = tx.clone();
-                let next = &next;
-                scope.spawn(move || loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = todo.get(j) else { break };
-                    let u = &self.plan.units[i];
-                    let decided = self.state.lock().expect("no panics")[i % tables].decided_at;
-                    if decided.is_some_and(|d| u.batch > d) {
-                        if tx.send(Done::Skipped).is_err() {
-                            break;
+                let (sched, parts, skipped) = (&sched, &parts, &skipped);
+                scope.spawn(move || {
+                    let _stop = sched.stop_on_panic();
+                    while let Some((job, task)) = sched.next() {
+                        let msg = self.task(task, factory, parts, skipped);
+                        // The last unit of a phase ends its processes before another phase of
+                        // its bots starts.
+                        sched.done(job, || {
+                            if task.rotation.is_some() {
+                                factory.end_lane(task.lane);
+                            }
+                        });
+                        if let Some(msg) = msg {
+                            if tx.send(msg).is_err() {
+                                sched.stop();
+                                break;
+                            }
                         }
-                        continue;
-                    }
-                    let mut r = play_unit(
-                        cfg.seed,
-                        cfg.salt.as_ref(),
-                        u,
-                        &self.specs[i % tables],
-                        i % tables,
-                        factory,
-                        cfg.luck_adjust.then_some(cfg.luck_model.as_deref()),
-                    );
-                    r.seal(&self.settings);
-                    let path = unit_path(self.dir, &u.id);
-                    let bytes = serde_json::to_vec(&r).expect("serializes");
-                    let msg = match write_atomic(&path, &bytes) {
-                        Ok(()) => Done::Played(i, Box::new(r)),
-                        Err(e) => Done::Failed(TournamentError::io(&path)(e)),
-                    };
-                    if tx.send(msg).is_err() {
-                        break;
                     }
                 });
             }
             drop(tx);
             for msg in rx {
                 match msg {
-                    Done::Played(i, r) => {
+                    Done::Played(i, r, hands) => {
                         played += 1;
-                        p.hands += r.deals * r.bots.len() as u64;
+                        p.hands += hands;
                         self.state.lock().expect("no panics")[i % tables].add(cfg, *r);
+                    }
+                    Done::Hands(hands) => {
+                        p.hands += hands;
+                        progress(p);
+                        continue;
                     }
                     Done::Skipped => p.skipped += 1,
                     Done::Failed(e) => {
                         // Stop handing out work; finished units stay on disk for a resume.
-                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                        sched.stop();
                         failure.get_or_insert(e);
                     }
                 }
@@ -235,6 +341,82 @@ impl Work<'_> {
             }
         });
         played
+    }
+
+    /// Plays one task: a unit (written at once), or a seat rotation of a unit (written when its
+    /// last rotation is in). `None` when there is nothing to report.
+    fn task(
+        &self,
+        task: Task,
+        factory: &dyn EntrantFactory,
+        parts: &Mutex<HashMap<usize, Vec<Option<UnitPart>>>>,
+        skipped: &Mutex<HashSet<usize>>,
+    ) -> Option<Done> {
+        let cfg = self.cfg;
+        let i = task.unit;
+        let u = &self.plan.units[i];
+        let t = i % self.tables;
+        // SPRT: a unit past its pairing's decision is skipped (decided when it starts: its
+        // first rotation, or the whole unit).
+        if task.rotation.unwrap_or(0) == 0 {
+            let decided = self.state.lock().expect("no panics")[t].decided_at;
+            if decided.is_some_and(|d| u.batch > d) {
+                skipped.lock().expect("no panics").insert(i);
+                return Some(Done::Skipped);
+            }
+        } else if skipped.lock().expect("no panics").contains(&i) {
+            return None;
+        }
+        let luck = cfg.luck_adjust.then_some(cfg.luck_model.as_deref());
+        let (mut r, hands) = match task.rotation {
+            None => {
+                let r = play_unit(
+                    cfg.seed,
+                    cfg.salt.as_ref(),
+                    u,
+                    &self.specs[t],
+                    t,
+                    factory,
+                    luck,
+                );
+                (r, u.deals * u.bots.len() as u64)
+            }
+            Some(rot) => {
+                let part = play_unit_part(
+                    cfg.seed,
+                    cfg.salt.as_ref(),
+                    u,
+                    &self.specs[t],
+                    rot,
+                    task.lane,
+                    factory,
+                    luck,
+                );
+                let hands = part.hands;
+                let n = u.bots.len();
+                let all = {
+                    let mut g = parts.lock().expect("no panics");
+                    let slots = g.entry(i).or_insert_with(|| (0..n).map(|_| None).collect());
+                    slots[rot] = Some(part);
+                    if slots.iter().any(Option::is_none) {
+                        None
+                    } else {
+                        g.remove(&i)
+                    }
+                };
+                let Some(all) = all else {
+                    return Some(Done::Hands(hands));
+                };
+                (merge_parts(u, all.into_iter().flatten().collect()), hands)
+            }
+        };
+        r.seal(&self.settings);
+        let path = unit_path(self.dir, &u.id);
+        let bytes = serde_json::to_vec(&r).expect("serializes");
+        Some(match write_atomic(&path, &bytes) {
+            Ok(()) => Done::Played(i, Box::new(r), hands),
+            Err(e) => Done::Failed(TournamentError::io(&path)(e)),
+        })
     }
 }
 

@@ -45,6 +45,16 @@ pub trait EntrantFactory: Sync {
             format!("{spec} plays one table per process"),
         ))
     }
+
+    /// Whether `spec` runs as processes that outlive a unit (its units are then played in phases
+    /// kept apart in time: see [`crate::runner`]).
+    fn is_process(&self, _spec: &str) -> bool {
+        false
+    }
+
+    /// The phase of `lane` is over: every process of that lane is ended now, and none is kept
+    /// for later (see [`pitboss_arena::BotFactory::end_lane`]).
+    fn end_lane(&self, _lane: usize) {}
 }
 
 impl<T: EntrantFactory + ?Sized> EntrantFactory for &T {
@@ -56,6 +66,12 @@ impl<T: EntrantFactory + ?Sized> EntrantFactory for &T {
     }
     fn create_multi(&self, spec: &str, lane: usize) -> Result<SharedProcess, Fault> {
         (**self).create_multi(spec, lane)
+    }
+    fn is_process(&self, spec: &str) -> bool {
+        (**self).is_process(spec)
+    }
+    fn end_lane(&self, lane: usize) {
+        (**self).end_lane(lane)
     }
 }
 
@@ -227,6 +243,8 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 /// again at another, where it may sit in another seat and know the cards dealt to its opponent:
 /// the factory's pools are keyed by table and seat rotation together (`lane = table · n +
 /// rotation`), so a process only ever returns to later batches of its own table and rotation.
+/// (The runner plays units of bots that run as processes rotation by rotation instead, with
+/// [`play_unit_part`]: see [`crate::runner`].)
 pub fn play_unit(
     seed: u64,
     salt: Option<&pitboss_cards::Salt>,
@@ -237,119 +255,255 @@ pub fn play_unit(
     luck: Option<Option<&str>>,
 ) -> UnitResult {
     let n = spec.bots.len();
-    // The factory's lane of seat rotation `r` at this table (see above).
-    let pool = |r: usize| table_index * n + r;
-    let preset = Preset::by_name(&spec.game).expect("validated game");
-    let table = TableSetup {
-        game: preset.game,
-        stacks: vec![preset.stack; n],
-        button: 0,
-    }
-    .validate()
-    .expect("preset tables are valid");
-    // The seed of bot `i` in seat rotation `lane`: lane 0 keeps the seeds of a single set.
-    let lane_seed = |lane: usize, i: usize| {
-        let seed = bot_seed(seed, &spec.game, &spec.bots, spec.batch, i);
-        if lane == 0 {
-            seed
-        } else {
-            pitboss_arena::runner::derive_seed(seed, lane as u64, 0x1A4E)
+    let play = Play {
+        seed,
+        salt,
+        spec,
+        specs,
+        factory,
+        luck,
+    };
+    play.part(None, |r| table_index * n + r).result(spec)
+}
+
+/// Plays the hands of one seat rotation of a unit — a unit of a phase (see [`crate::runner`]) —
+/// with the processes of the phase's `lane`; [`merge_parts`] puts the unit's rotations together
+/// into the result [`play_unit`] gives. A rotation's players are seeded as in [`play_unit`], and
+/// see the same hands in the same order at one table (at several tables, protocol 1.1, table `j`
+/// plays the `j`-th, `j + K`-th, … hand of the rotation).
+#[allow(clippy::too_many_arguments)]
+pub fn play_unit_part(
+    seed: u64,
+    salt: Option<&pitboss_cards::Salt>,
+    spec: &UnitSpec,
+    specs: &[&str],
+    rotation: usize,
+    lane: usize,
+    factory: &dyn EntrantFactory,
+    luck: Option<Option<&str>>,
+) -> UnitPart {
+    let play = Play {
+        seed,
+        salt,
+        spec,
+        specs,
+        factory,
+        luck,
+    };
+    play.part(Some(rotation), |_| lane)
+}
+
+/// What a unit is played with.
+struct Play<'a> {
+    seed: u64,
+    salt: Option<&'a pitboss_cards::Salt>,
+    spec: &'a UnitSpec,
+    specs: &'a [&'a str],
+    factory: &'a dyn EntrantFactory,
+    luck: Option<Option<&'a str>>,
+}
+
+impl Play<'_> {
+    /// The unit's hands (with `rotation`, only that seat rotation's), bots created for the
+    /// factory's lane `pool(rotation)`.
+    fn part(&self, rotation: Option<usize>, pool: impl Fn(usize) -> usize) -> UnitPart {
+        let (seed, spec, specs, factory) = (self.seed, self.spec, self.specs, self.factory);
+        let n = spec.bots.len();
+        let preset = Preset::by_name(&spec.game).expect("validated game");
+        let table = TableSetup {
+            game: preset.game,
+            stacks: vec![preset.stack; n],
+            button: 0,
         }
-    };
-    let start = MatchStart {
-        game: convert::game_info(&table.game().clone()),
-        hands: spec.deals * n as u64,
-        decision_ms: 0,
-        bank_ms: 0,
-    };
-    let key = game_key(seed, salt, &spec.game);
-    let mut acc = Tally::new(
-        n,
-        luck.map(|name| {
-            let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
-            let adjuster = pitboss_luck::Adjuster::new(&preset.game, model);
-            pitboss_luck::HandAdjuster::new(adjuster, key.side_seed(), n)
-        }),
-        spec.deals as usize,
-    );
-    let range = spec.first_deal * n as u64..(spec.first_deal + spec.deals) * n as u64;
-    let k = specs
-        .iter()
-        .map(|s| factory.concurrency(s))
-        .min()
-        .unwrap_or(1);
-    if k != usize::MAX && k > 1 {
-        let hands = Hands {
-            table: &table,
-            key: &key,
-            n,
-            duplicate: true,
-            range: range.clone(),
+        .validate()
+        .expect("preset tables are valid");
+        // The seed of bot `i` in seat rotation `lane`: lane 0 keeps the seeds of a single set.
+        let lane_seed = |lane: usize, i: usize| {
+            let seed = bot_seed(seed, &spec.game, &spec.bots, spec.batch, i);
+            if lane == 0 {
+                seed
+            } else {
+                pitboss_arena::runner::derive_seed(seed, lane as u64, 0x1A4E)
+            }
         };
-        let procs = multi::procs(
+        let start = MatchStart {
+            game: convert::game_info(&table.game().clone()),
+            hands: spec.deals * n as u64,
+            decision_ms: 0,
+            bank_ms: 0,
+        };
+        let key = game_key(seed, self.salt, &spec.game);
+        let mut acc = Tally::new(
             n,
-            n,
-            |i| factory.concurrency(specs[i]),
-            |i, lane| factory.create_multi(specs[i], pool(lane)),
+            self.luck.map(|name| {
+                let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
+                let adjuster = pitboss_luck::Adjuster::new(&preset.game, model);
+                pitboss_luck::HandAdjuster::new(adjuster, key.side_seed(), n)
+            }),
+            spec.deals as usize,
+            rotation.is_some(),
         );
-        let tables = (0..k.min(range.clone().count()))
-            .map(|j| {
-                multi::table_players(&procs, j, |lane, i| {
-                    let seed = match j {
-                        0 => lane_seed(lane, i),
-                        _ => {
-                            pitboss_arena::runner::derive_seed(lane_seed(lane, i), j as u64, 0x7AB1)
-                        }
-                    };
-                    factory.create(specs[i], seed, pool(lane))
-                })
-            })
-            .collect();
-        let faults = multi::play_tables(&hands, &procs, tables, &start, &mut |hk, o| {
-            acc.hand(hk, &o.events, &o.net, &o.faults)
-        });
-        for (i, kind) in faults {
-            acc.stats[i].add_fault(kind);
-        }
-    } else {
-        let mut lanes: Vec<Vec<Box<dyn Player>>> = (0..n)
-            .map(|lane| {
-                specs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        factory
-                            .create(s, lane_seed(lane, i), pool(lane))
-                            .unwrap_or_else(|f| Box::new(Forfeited(f)))
+        let range = spec.first_deal * n as u64..(spec.first_deal + spec.deals) * n as u64;
+        // The rotations played, and the rotation of each lane of players.
+        let rots: Vec<usize> = match rotation {
+            Some(r) => vec![r],
+            None => (0..n).collect(),
+        };
+        let k = specs
+            .iter()
+            .map(|s| factory.concurrency(s))
+            .min()
+            .unwrap_or(1);
+        if k != usize::MAX && k > 1 {
+            let hands = Hands {
+                table: &table,
+                key: &key,
+                n,
+                duplicate: true,
+                range: range.clone(),
+                rotation,
+            };
+            let procs = multi::procs(
+                rots.len(),
+                n,
+                |i| factory.concurrency(specs[i]),
+                |i, lane| factory.create_multi(specs[i], pool(rots[lane])),
+            );
+            let tables = (0..k.min(hands.count() as usize))
+                .map(|j| {
+                    multi::table_players(&procs, j, |lane, i| {
+                        let r = rots[lane];
+                        let seed = match j {
+                            0 => lane_seed(r, i),
+                            _ => pitboss_arena::runner::derive_seed(
+                                lane_seed(r, i),
+                                j as u64,
+                                0x7AB1,
+                            ),
+                        };
+                        factory.create(specs[i], seed, pool(r))
                     })
-                    .collect()
-            })
-            .collect();
-        for players in &mut lanes {
-            for (i, p) in players.iter_mut().enumerate() {
-                if let Err(f) = p.match_start(&start) {
-                    acc.stats[i].add_fault(f.kind);
+                })
+                .collect();
+            let faults = multi::play_tables(&hands, &procs, tables, &start, &mut |hk, o| {
+                acc.hand(hk, &o.events, &o.net, &o.faults)
+            });
+            for (i, kind) in faults {
+                acc.stats[i].add_fault(kind);
+            }
+        } else {
+            let mut lanes: Vec<Vec<Box<dyn Player>>> = rots
+                .iter()
+                .map(|&r| {
+                    specs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| {
+                            factory
+                                .create(s, lane_seed(r, i), pool(r))
+                                .unwrap_or_else(|f| Box::new(Forfeited(f)))
+                        })
+                        .collect()
+                })
+                .collect();
+            for players in &mut lanes {
+                for (i, p) in players.iter_mut().enumerate() {
+                    if let Err(f) = p.match_start(&start) {
+                        acc.stats[i].add_fault(f.kind);
+                    }
                 }
             }
+            let mut referee = Referee::new();
+            let mut net = Vec::with_capacity(n);
+            // Units start at a multiple of n: hand k is in rotation k % n.
+            let (from, step) = rotation.map_or((range.start, 1), |r| (range.start + r as u64, n));
+            for k in (from..range.end).step_by(step) {
+                let s = slot(k, n, true);
+                let t = table.with_button(Seat(s.button as u8));
+                let players = &mut lanes[if rotation.is_some() { 0 } else { s.rotation }];
+                players.rotate_right(s.rotation);
+                referee.play(&t, Deck::with_key(&key, s.deal), k, players);
+                players.rotate_left(s.rotation);
+                let hand = referee.hand();
+                net.clear();
+                net.extend(hand.net());
+                acc.hand(k, hand.events(), &net, &referee.faults);
+            }
+            for p in lanes.iter_mut().flatten() {
+                p.finish();
+            }
         }
-        let mut referee = Referee::new();
-        let mut net = Vec::with_capacity(n);
-        for k in range {
-            let s = slot(k, n, true);
-            let t = table.with_button(Seat(s.button as u8));
-            let players = &mut lanes[s.rotation];
-            players.rotate_right(s.rotation);
-            referee.play(&t, Deck::with_key(&key, s.deal), k, players);
-            players.rotate_left(s.rotation);
-            let hand = referee.hand();
-            net.clear();
-            net.extend(hand.net());
-            acc.hand(k, hand.events(), &net, &referee.faults);
-        }
-        for p in lanes.iter_mut().flatten() {
-            p.finish();
+        UnitPart {
+            rotation,
+            hands: acc.hands,
+            tally: acc,
         }
     }
+}
+
+/// What [`play_unit_part`] played: one seat rotation of a unit (or the whole unit).
+pub struct UnitPart {
+    pub rotation: Option<usize>,
+    /// Hands played.
+    pub hands: u64,
+    tally: Tally,
+}
+
+impl UnitPart {
+    /// The result of a unit played whole.
+    fn result(self, spec: &UnitSpec) -> UnitResult {
+        let t = self.tally;
+        unit_result(spec, t.stats, t.net, t.adj)
+    }
+}
+
+/// Puts the seat rotations of a unit together (`parts[r]`: rotation `r`, from
+/// [`play_unit_part`]): the same result as [`play_unit`] (every sum is an integer sum, and each
+/// deal's net is its rotations' nets added up).
+///
+/// # Panics
+/// When `parts` are not the unit's `n` rotations in order.
+pub fn merge_parts(spec: &UnitSpec, parts: Vec<UnitPart>) -> UnitResult {
+    let n = spec.bots.len();
+    assert!(
+        parts.len() == n
+            && parts
+                .iter()
+                .enumerate()
+                .all(|(r, p)| p.rotation == Some(r) && p.tally.split),
+        "the unit's rotations in order"
+    );
+    let deals = spec.deals as usize;
+    let adjusted = parts[0].tally.luck.is_some();
+    let mut stats = vec![BotStats::default(); n];
+    let mut net = vec![Vec::with_capacity(deals); n];
+    let mut adj = vec![Vec::with_capacity(deals); if adjusted { n } else { 0 }];
+    for p in &parts {
+        for (a, b) in stats.iter_mut().zip(&p.tally.stats) {
+            a.merge(b);
+        }
+    }
+    for d in 0..deals {
+        for bot in 0..n {
+            let v: i64 = parts.iter().map(|p| p.tally.net[bot][d]).sum();
+            stats[bot].add_unit(v);
+            net[bot].push(v);
+            if adjusted {
+                let a: i64 = parts.iter().map(|p| p.tally.adj[bot][d]).sum();
+                stats[bot].add_adjusted_unit(a);
+                adj[bot].push(a);
+            }
+        }
+    }
+    unit_result(spec, stats, net, adj)
+}
+
+fn unit_result(
+    spec: &UnitSpec,
+    stats: Vec<BotStats>,
+    net: Vec<Vec<i64>>,
+    adj: Vec<Vec<i64>>,
+) -> UnitResult {
     UnitResult {
         id: spec.id.clone(),
         game: spec.game.clone(),
@@ -357,9 +511,9 @@ pub fn play_unit(
         batch: spec.batch,
         first_deal: spec.first_deal,
         deals: spec.deals,
-        stats: acc.stats,
-        net: acc.net,
-        adj: acc.adj,
+        stats,
+        net,
+        adj,
         plan: String::new(),
         checksum: String::new(),
     }
@@ -367,6 +521,9 @@ pub fn play_unit(
 
 /// A unit's sums, hand by hand in hand order: statistics per bot, each bot's net per duplicate
 /// deal, and the luck-adjusted results when the unit is adjusted.
+///
+/// With `split` (one seat rotation of the unit), a deal's net is this rotation's alone and no
+/// duplicate unit is counted: [`merge_parts`] adds the rotations up.
 struct Tally {
     n: usize,
     stats: Vec<BotStats>,
@@ -375,12 +532,16 @@ struct Tally {
     unit_net: Vec<i64>,
     unit_adj: Vec<i64>,
     luck: Option<pitboss_luck::HandAdjuster>,
+    split: bool,
+    hands: u64,
 }
 
 impl Tally {
-    fn new(n: usize, luck: Option<pitboss_luck::HandAdjuster>, deals: usize) -> Tally {
+    fn new(n: usize, luck: Option<pitboss_luck::HandAdjuster>, deals: usize, split: bool) -> Tally {
         let adjusted = luck.is_some();
         Tally {
+            split,
+            hands: 0,
             n,
             stats: vec![BotStats::default(); n],
             net: vec![Vec::with_capacity(deals); n],
@@ -414,6 +575,18 @@ impl Tally {
         for f in faults {
             let bot = (f.seat.index() + n - s.rotation) % n;
             self.stats[bot].add_fault(f.kind);
+        }
+        self.hands += 1;
+        if self.split {
+            for (bot, v) in self.unit_net.iter_mut().enumerate() {
+                self.net[bot].push(*v);
+                *v = 0;
+            }
+            for (bot, v) in self.unit_adj.iter_mut().enumerate().take(self.adj.len()) {
+                self.adj[bot].push(*v);
+                *v = 0;
+            }
+            return;
         }
         if s.rotation == n - 1 {
             for (bot, v) in self.unit_net.iter_mut().enumerate() {

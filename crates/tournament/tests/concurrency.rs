@@ -154,3 +154,36 @@ fn a_misbehaving_process_costs_faults_not_results() {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+/// A unit played in phases — rotation 0, its processes ended, then rotation 1, each on the tables
+/// of one process — gives the unit played whole by a one-table bot.
+#[test]
+fn a_unit_played_rotation_by_rotation_gives_the_unit_played_whole() {
+    use pitboss_arena::BotFactory;
+    use pitboss_tournament::unit::{merge_parts, play_unit_part};
+    for (game, mode) in [("27td-fl", "compact"), ("stud8-fl", "v1")] {
+        let (whole, _) = play(&format!("whole-{game}"), game, "v1", 150);
+        let out = tmp(&format!("parts-{game}-{mode}"));
+        let specs = [fixture(mode), "call".to_string()];
+        let field = Field::new(&specs, &out, false);
+        let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+        let spec = unit(game, 150);
+        let parts = (0..2)
+            .map(|r| {
+                let p = play_unit_part(7, None, &spec, &refs, r, 40 + r, &field, Some(None));
+                field.factory.end_lane(40 + r);
+                p
+            })
+            .collect();
+        let merged = merge_parts(&spec, parts);
+        assert_eq!(merged, whole, "{game} {mode}");
+        // One process per phase, none alive across the two.
+        let ledger = field.factory.ledger();
+        assert_eq!(ledger.len(), 2, "{ledger:?}");
+        assert!(ledger[0].1.ended_us <= ledger[1].1.started_us, "{ledger:?}");
+        assert_eq!(ledger[0].1.lanes, vec![40]);
+        assert_eq!(ledger[1].1.lanes, vec![41]);
+        field.factory.shutdown();
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

@@ -313,6 +313,168 @@ fn luck_adjusted_tournaments_are_recorded_in_the_plan_and_give_the_same_standing
     assert_eq!(a, run(2, "luck-2"));
 }
 
+/// In-process bots as if some ran as processes: their tables are then played in phases (a chunk
+/// of batches in one seat rotation, a lane each). Checks, as it goes, that a bot never has two
+/// lanes open at once and that no player is created for a lane after its end.
+struct AsProcesses {
+    processes: Vec<&'static str>,
+    /// Open lanes per spec; every lane ended.
+    open: std::sync::Mutex<std::collections::HashMap<String, std::collections::BTreeSet<usize>>>,
+    ended: std::sync::Mutex<std::collections::BTreeSet<usize>>,
+}
+
+impl AsProcesses {
+    fn new(processes: Vec<&'static str>) -> AsProcesses {
+        AsProcesses {
+            processes,
+            open: Default::default(),
+            ended: Default::default(),
+        }
+    }
+}
+
+impl Drop for AsProcesses {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let open = self.open.lock().unwrap();
+            assert!(
+                open.values().all(|l| l.is_empty()),
+                "lanes never ended: {open:?}"
+            );
+        }
+    }
+}
+
+/// A fresh [`AsProcesses`] for every game (as the binary has a fresh factory per game), counting
+/// the lanes ended.
+struct PerGame {
+    processes: Vec<&'static str>,
+    ended: std::sync::atomic::AtomicUsize,
+}
+
+impl tournament::GameFactories for PerGame {
+    fn for_game(&self, _game: &str) -> Result<Box<dyn EntrantFactory + '_>, TournamentError> {
+        Ok(Box::new(Counted(
+            AsProcesses::new(self.processes.clone()),
+            &self.ended,
+        )))
+    }
+}
+
+struct Counted<'a>(AsProcesses, &'a std::sync::atomic::AtomicUsize);
+
+impl EntrantFactory for Counted<'_> {
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
+        self.0.create(spec, seed, lane)
+    }
+    fn is_process(&self, spec: &str) -> bool {
+        self.0.is_process(spec)
+    }
+    fn end_lane(&self, lane: usize) {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.end_lane(lane);
+    }
+}
+
+impl EntrantFactory for AsProcesses {
+    fn create(&self, spec: &str, seed: u64, lane: usize) -> Result<Box<dyn Player>, Fault> {
+        if self.is_process(spec) {
+            assert!(
+                !self.ended.lock().unwrap().contains(&lane),
+                "{spec}: a player of lane {lane} after its end"
+            );
+            let mut open = self.open.lock().unwrap();
+            let lanes = open.entry(spec.to_string()).or_default();
+            lanes.insert(lane);
+            assert_eq!(lanes.len(), 1, "{spec}: lanes {lanes:?} open at once");
+        }
+        Builtins.create(spec, seed, lane)
+    }
+    fn is_process(&self, spec: &str) -> bool {
+        self.processes.contains(&spec)
+    }
+    fn end_lane(&self, lane: usize) {
+        assert!(
+            self.ended.lock().unwrap().insert(lane),
+            "lane {lane} ended twice"
+        );
+        for lanes in self.open.lock().unwrap().values_mut() {
+            lanes.remove(&lane);
+        }
+    }
+}
+
+/// Tables with bots that run as processes are played in phases and put together unit by unit:
+/// the unit files are those of units played whole, for any thread count, with SPRT too.
+#[test]
+fn phases_give_the_units_of_whole_units() {
+    let units = |dir: &std::path::Path| {
+        let mut v: Vec<(String, String)> = std::fs::read_dir(dir.join("units"))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    for sprt in [false, true] {
+        let f = |threads| TournamentFile {
+            games: Some(vec!["27td-fl".into(), "stud8-fl".into()]),
+            bots: bots(&[
+                ("r", "random"),
+                ("c", "call"),
+                ("h", "hilo"),
+                ("l", "lowball"),
+            ]),
+            deals: Some(700),
+            batch: Some(100),
+            threads: Some(threads),
+            luck_adjust: Some(true),
+            sprt: sprt.then_some(SprtConfig {
+                m0: -200.0,
+                m1: 200.0,
+                alpha: 0.2,
+                beta: 0.2,
+            }),
+            ..TournamentFile::default()
+        };
+        let whole = tmp(&format!("whole-{sprt}"));
+        let want = standings(&config(f(2), &whole));
+        for threads in [1, 3] {
+            let out = tmp(&format!("phased-{sprt}-{threads}"));
+            let cfg = config(f(threads), &out);
+            let field = PerGame {
+                processes: vec!["random", "hilo"],
+                ended: Default::default(),
+            };
+            tournament::run(
+                &cfg,
+                &out,
+                Shard::default(),
+                RunMode::Resume,
+                &field,
+                &mut |_| {},
+            )
+            .expect("runs");
+            let l = load_folders(std::slice::from_ref(&out)).expect("loads");
+            let got = Standings::compute(&l.plan, &l.units, &|u| l.locate(u)).expect("complete");
+            assert_eq!(got, want, "sprt {sprt}, {threads} threads");
+            if !sprt {
+                assert_eq!(units(&out), units(&whole), "{threads} threads");
+            }
+            let ended = field.ended.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(ended >= 2 * 2 * 5, "{ended} phases");
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        let _ = std::fs::remove_dir_all(&whole);
+    }
+}
+
 /// Names in a plan are checked when the tournament is configured, but a plan can be edited by hand:
 /// every report escapes them again. A name that would be a spreadsheet formula is a text cell in
 /// both CSV files, `|` and backticks cannot break `leaderboard.md`'s tables, HTML is escaped, and

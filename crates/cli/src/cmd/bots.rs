@@ -158,6 +158,14 @@ impl EntrantFactory for Entrants {
     ) -> Result<pitboss_arena::multi::SharedProcess, Fault> {
         self.factory.create_multi(self.index(spec)?, lane)
     }
+
+    fn is_process(&self, spec: &str) -> bool {
+        self.index(spec).is_ok_and(|i| self.factory.is_external(i))
+    }
+
+    fn end_lane(&self, lane: usize) {
+        self.factory.end_lane(lane);
+    }
 }
 
 /// The outcome of a conformance check: passed or not, and the checker's report.

@@ -138,13 +138,17 @@ impl Progress {
             .map(|(i, s)| SummaryRow::new(cfg.name(i), s, unit, per_unit))
             .max_by(|a, b| a.mbb_per_hand.total_cmp(&b.mbb_per_hand));
         if let Some(r) = leader {
-            bar.set_message(format!(
-                "leader {} {:+.1} mbb/h [{:.1}, {:.1}]",
-                pitboss_arena::name::one_line(&r.bot),
-                r.mbb_per_hand,
-                r.ci95_low,
-                r.ci95_high
-            ));
+            // A duplicate match in phases counts its units when a block's last rotation is in:
+            // no interval before that.
+            let leader = pitboss_arena::name::one_line(&r.bot);
+            bar.set_message(if r.units > 1 {
+                format!(
+                    "leader {leader} {:+.1} mbb/h [{:.1}, {:.1}]",
+                    r.mbb_per_hand, r.ci95_low, r.ci95_high
+                )
+            } else {
+                format!("leader {leader} {:+.1} mbb/h", r.mbb_per_hand)
+            });
         }
     }
 

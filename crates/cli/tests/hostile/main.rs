@@ -29,6 +29,7 @@
 
 mod build_escape;
 mod channels;
+mod duplicate_phases;
 mod harness;
 mod limits;
 mod names;
