@@ -347,23 +347,30 @@ pub fn prepare(
     })
 }
 
-/// Forgets the cached pages of a bot's own files ([`Prepared::own`]), when none of its processes
-/// is alive: a process of the next phase then finds every page cold, whatever the last one read
-/// (the page cache as a channel between the seat rotations of a deal: see
-/// [`pitboss_jail::pagecache`]). Returns the files dropped.
-pub fn forget(own: &[PathBuf]) -> usize {
-    let mut n = 0;
+/// Forgets what a bot's processes left in the kernel's caches, when none of them is alive: the
+/// cached pages of its own files ([`Prepared::own`]), and — with a root referee — the machine's
+/// page, dentry and inode caches ([`pitboss_jail::pagecache::drop_machine_caches`]), so that a
+/// process of the next phase finds every page and every name cold, whatever the last one did
+/// (the caches as a channel between the seat rotations of a deal: protocol.md §9). Returns the
+/// files dropped and what could not be (folders a non-root referee cannot list).
+pub fn forget(own: &[PathBuf]) -> pitboss_jail::pagecache::Forgotten {
+    let mut out = pitboss_jail::pagecache::Forgotten::default();
     for p in own {
         if p.is_dir() {
-            n += pitboss_jail::pagecache::forget(p);
+            let f = pitboss_jail::pagecache::forget(p);
+            out.files += f.files;
+            out.unreadable.extend(f.unreadable);
         } else if let Ok(f) = std::fs::File::open(p) {
             use std::os::fd::AsRawFd;
             // SAFETY: posix_fadvise on an open descriptor.
             unsafe {
                 libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
             }
-            n += 1;
+            out.files += 1;
         }
     }
-    n
+    if let Err(e) = pitboss_jail::pagecache::drop_machine_caches() {
+        tracing::warn!("dropping the machine's caches between two phases: {e}");
+    }
+    out
 }

@@ -287,7 +287,20 @@ impl Shared {
         };
         close_all(ended, &self.goodbye());
         if used {
-            launch::forget(&self.own);
+            let f = launch::forget(&self.own);
+            if !f.unreadable.is_empty() {
+                let what = format!(
+                    "between two phases, {} folder(s) or file(s) of the bot could not be read to \
+                     forget their cached pages (e.g. {}): a process of the next phase may time \
+                     what the last one read there",
+                    f.unreadable.len(),
+                    f.unreadable[0].display()
+                );
+                tracing::warn!(bot = %self.label, "{what}");
+                if let Ok(mut l) = self.launch.log.lock() {
+                    l.note(&format!("warning: {what}"));
+                }
+            }
             if let Some(d) = &self.scratch {
                 // The reduced jail's scratch folder outlives processes, unlike the full jail's
                 // private /tmp: emptied, so that nothing written in one phase is read in the next.

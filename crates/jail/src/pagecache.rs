@@ -15,16 +15,24 @@
 use std::os::fd::AsRawFd;
 use std::path::Path;
 
-/// Files looked at, at most, per call (a bot's folder with a built Rust target holds thousands).
-pub const MAX_FILES: usize = 200_000;
+/// What [`forget`] did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Forgotten {
+    /// Regular files whose cached pages were dropped.
+    pub files: usize,
+    /// Folders the referee could not list (a non-root referee and a folder closed to it): their
+    /// files keep whatever pages they had, and the caller says so.
+    pub unreadable: Vec<std::path::PathBuf>,
+}
 
-/// Drops the cached pages of every regular file beneath `dir` (links not followed, other file
-/// systems included). Returns how many files were dropped.
-pub fn forget(dir: &Path) -> usize {
-    let mut n = 0;
+/// Drops the cached pages of every regular file beneath `dir` (links not followed). Every file
+/// is visited, however many (a cap would let a bot hide its cells past it).
+pub fn forget(dir: &Path) -> Forgotten {
+    let mut out = Forgotten::default();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else {
+            out.unreadable.push(d);
             continue;
         };
         for e in rd.flatten() {
@@ -32,20 +40,59 @@ pub fn forget(dir: &Path) -> usize {
             if t.is_dir() {
                 stack.push(e.path());
             } else if t.is_file() {
-                if let Ok(f) = std::fs::File::open(e.path()) {
-                    // SAFETY: posix_fadvise on an open descriptor.
-                    unsafe {
-                        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+                match std::fs::File::open(e.path()) {
+                    Ok(f) => {
+                        // SAFETY: posix_fadvise on an open descriptor.
+                        unsafe {
+                            libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+                        }
+                        out.files += 1;
                     }
-                }
-                n += 1;
-                if n >= MAX_FILES {
-                    return n;
+                    Err(_) => out.unreadable.push(e.path()),
                 }
             }
         }
     }
-    n
+    out
+}
+
+/// Drops the machine's clean caches — page cache, dentries (names found *and* names looked up
+/// in vain) and inodes — as `echo 3 > /proc/sys/vm/drop_caches` does. Root only (`Ok(false)`
+/// otherwise).
+///
+/// Why the whole machine: what a process leaves in the kernel's caches outlives it, and another
+/// process can read it back by timing its own first access — a page of a system file read or
+/// not, a name of a system folder looked up or not (a `stat` of a missing name is about twice as
+/// fast when the kernel remembers it is missing). A name is free to make up, so the dentry cache
+/// alone is a channel of unbounded width between the seat rotations of a duplicate deal, played
+/// one after the other. Between two phases of a bot, with none of its processes alive, the
+/// referee empties these caches; the cost is the machine's, which re-reads what it needs (a
+/// duplicate match has one phase per rotation and chunk of up to a million hands).
+///
+/// # Errors
+/// The write's error, as root.
+pub fn drop_machine_caches() -> std::io::Result<bool> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(false);
+    }
+    std::fs::write("/proc/sys/vm/drop_caches", b"3\n")?;
+    Ok(true)
+}
+
+/// What a duplicate match of jailed bots must be told when the referee cannot empty the machine's
+/// caches between two phases (it is not root); `None` when it can.
+pub fn duplicate_warning() -> Option<&'static str> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        return None;
+    }
+    Some(
+        "duplicate play with a referee that is not root: the kernel's caches (names looked up, \
+         pages read) outlive a phase and can carry a deal's cards from one seat rotation to the \
+         other, which only root can empty between phases (protocol.md §9); run duplicate matches \
+         of untrusted bots as root",
+    )
 }
 
 #[cfg(test)]
@@ -94,7 +141,7 @@ mod tests {
             f.read_exact(&mut b).unwrap();
         }
         assert!(resident(&f, len) >= 3, "the reads left no page in memory");
-        assert!(forget(&dir) >= 1);
+        assert_eq!(forget(&dir).files, 1);
         assert_eq!(resident(&f, len), 0, "pages still in memory after forget");
         let _ = std::fs::remove_dir_all(&dir);
     }

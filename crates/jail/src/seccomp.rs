@@ -26,7 +26,8 @@
 //!   then poll), `fanotify_init` and `fanotify_mark` `EPERM`;
 //! * **the page cache as an oracle**: `cachestat` and `mincore` (which say whether a shared
 //!   file's pages are in memory: `mincore` answers for any file whose mode lets the caller write,
-//!   even through a read-only bind) and `fadvise64` (which can drop them) answer `ENOSYS`, `madvise` with
+//!   even through a read-only bind) and `fadvise64` (which can drop them) answer `ENOSYS`,
+//!   `preadv2` with `RWF_NOWAIT` (which reads only cached pages) `EOPNOTSUPP`, `madvise` with
 //!   `MADV_COLD`/`MADV_PAGEOUT` `EPERM`; what is left (timing a first read) is in protocol.md §9;
 //! * **x32 system-call numbers** (`nr | 0x4000_0000` on x86-64): a kernel built with x32 support
 //!   would run `socket` or `mount` under those numbers past a filter that lists only the x86-64
@@ -187,8 +188,29 @@ fn inode_channel_filters(arch: TargetArch) -> Result<Vec<SeccompFilter>, String>
         )
         .map_err(|e| e.to_string())?
     };
+    // preadv2(fd, iov, iovcnt, pos_l, pos_h, flags): RWF_NOWAIT reads only what is in memory,
+    // an answer to "is this page cached?" without timing. Refused as a kernel without it would.
+    let nowait = {
+        const RWF_NOWAIT: u64 = 0x8;
+        let rule = SeccompCondition::new(
+            5,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(RWF_NOWAIT),
+            RWF_NOWAIT,
+        )
+        .and_then(|c| SeccompRule::new(vec![c]))
+        .map_err(|e| e.to_string())?;
+        SeccompFilter::new(
+            [(libc::SYS_preadv2, vec![rule])].into_iter().collect(),
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EOPNOTSUPP as u32),
+            arch,
+        )
+        .map_err(|e| e.to_string())?
+    };
     Ok(vec![
         madvise,
+        nowait,
         // The page cache of a shared file: its residency asked directly (cachestat) or its pages
         // dropped (fadvise DONTNEED), a bit another jail can read back.
         errno_filter(

@@ -232,6 +232,7 @@ addr = libc.mmap(None, 4096, 1, 1, shared, 0)
 vec = ctypes.create_string_buffer(1)
 r = libc.mincore(ctypes.c_void_p(addr), 4096, vec)
 print("mincore", "ALLOWED" if r == 0 else "refused", ctypes.get_errno())
+res("preadv2-nowait", lambda: os.preadv(shared, [bytearray(16)], 0, 8))
 call("x32-socket", 0x40000000 | 41, 2, 1, 0)
 call("x32-getpid", 0x40000000 | 39)
 "#;
@@ -247,7 +248,7 @@ call("x32-getpid", 0x40000000 | 39)
             );
         }
     }
-    assert_eq!(o.lines().count(), 25, "{o}");
+    assert_eq!(o.lines().count(), 26, "{o}");
 }
 
 #[test]

@@ -232,6 +232,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
         log.push_str(&line);
         log.push('\n');
+        if cfg.duplicate && cfg.sandbox {
+            if let Some(w) = pitboss_external::jail::pagecache::duplicate_warning() {
+                eprintln!("pitboss: warning: {w}");
+                log.push_str(&format!("warning: {w}\n"));
+            }
+        }
     }
     tracing::info!(game = %cfg.game, hands = cfg.hands, out = %cfg.out.display(), "match");
     let progress = Progress::new(cfg.hands);

@@ -258,6 +258,12 @@ pub fn run_config(
     tracing::info!(out = %cfg.out.display(), shard = %shard, "tournament");
     // The plan (with the tournament's salt) and every unit's results.
     pitboss_external::jail::protect(&cfg.out);
+    // Every table of a tournament is a duplicate deal.
+    if cfg.bots.iter().any(|b| !super::bots::is_builtin(&b.spec)) {
+        if let Some(w) = pitboss_external::jail::pagecache::duplicate_warning() {
+            eprintln!("pitboss: warning: {w}");
+        }
+    }
     let progress = Progress::new();
     let started = std::time::Instant::now();
     let summary = tournament::run(cfg, &cfg.out, shard, mode, &factory, &mut |p| {

@@ -198,3 +198,66 @@ fn a_registry_this_referee_never_saw_is_never_readable() {
     });
     f.assert(&run);
 }
+
+/// Red team, round two: what a process leaves in the kernel's caches outlives it, so the phases of
+/// a duplicate deal (its rotations never alive together) still leaked the other seat's down cards
+/// by timing: failed lookups of made-up names (negative dentries), in the bot's folder or in
+/// `/usr/share`, and pages of a sparse file the folder ships (74–86 of 74–86 exact). Between two
+/// phases the referee now drops the bot's files' pages and, as root, the machine's page, dentry
+/// and inode caches. A referee that is not root cannot drop the dentry cache: there only the
+/// bot's own pages are required to be forgotten (protocol.md §9 says what remains).
+#[test]
+fn kernel_caches_carry_no_card_between_the_phases_of_a_duplicate_deal() {
+    let _g = lock();
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let mut cases: Vec<(&str, Vec<String>)> = vec![("pages", vec!["mode=pages".into()])];
+    if root {
+        cases.push(("dentry-own", vec!["mode=dentry".into()]));
+        cases.push((
+            "dentry-usr",
+            vec!["mode=dentry".into(), "dir=/usr/share".into()],
+        ));
+    } else {
+        eprintln!(
+            "not root: the dentry cache cannot be dropped between phases (documented); only \
+             the bot's own pages are tested"
+        );
+    }
+    let mut all = Findings::default();
+    let mut last = None;
+    for (name, args) in cases {
+        let a = Arena::new(&format!("cache-{name}"));
+        // A 1 TiB hole: the cells cost no disk.
+        std::fs::File::create(a.bots.join("cells.bin"))
+            .unwrap()
+            .set_len(1 << 40)
+            .unwrap();
+        let bot = a.exec("cache_channel.py", &args);
+        let mut c = a.pitboss();
+        c.args([
+            "match",
+            "--game",
+            "stud8-fl",
+            "--threads",
+            "1",
+            "--duplicate",
+        ])
+        .args(["--bot", &bot, "--bot", "call", "--hands", "200", "--out"])
+        .arg(&a.out);
+        let run = a.run(c, secs(180));
+        let mut f = Findings::default();
+        let attack = if name == "pages" {
+            "cache-pages"
+        } else {
+            "cache-dentry"
+        };
+        f.of_match(&a, &run, 200, &[attack]);
+        for x in &mut f.0 {
+            *x = format!("{name}: {x}");
+        }
+        all.0.extend(f.0);
+        last = Some(run);
+    }
+    all.assert(&last.unwrap());
+}
