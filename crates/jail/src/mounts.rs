@@ -479,24 +479,12 @@ fn under_special(p: &Path, root: &Path) -> bool {
 /// # Safety
 /// Runs in the forked child: raw system calls on prepared data, no allocation.
 unsafe fn bind_checked(src: &CString, dst: &CString, expect: (u64, u64)) -> io::Result<()> {
-    #[repr(C)]
-    struct OpenHow {
-        flags: u64,
-        mode: u64,
-        resolve: u64,
-    }
-    let how = OpenHow {
-        flags: (libc::O_PATH | libc::O_CLOEXEC) as u64,
-        mode: 0,
-        resolve: libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
-    };
-    let mut fd = libc::syscall(
-        libc::SYS_openat2,
+    let mut fd = crate::sys::openat2(
         libc::AT_FDCWD,
-        src.as_ptr(),
-        &how as *const OpenHow,
-        std::mem::size_of::<OpenHow>(),
-    ) as i32;
+        src,
+        libc::O_PATH,
+        libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
+    );
     if fd < 0 && *libc::__errno_location() == libc::ENOSYS {
         fd = libc::open(
             src.as_ptr(),
@@ -516,26 +504,11 @@ unsafe fn bind_checked(src: &CString, dst: &CString, expect: (u64, u64)) -> io::
         );
         return Err(io::Error::from_raw_os_error(libc::EXDEV));
     }
-    // "/proc/self/fd/" and the number, on the stack.
+    // "/proc/self/fd/" and the number, on the stack (the zeroed rest ends the C string).
     let mut buf = [0u8; 32];
     let prefix = b"/proc/self/fd/";
     buf[..prefix.len()].copy_from_slice(prefix);
-    let mut n = prefix.len();
-    let mut digits = [0u8; 10];
-    let (mut d, mut v) = (0, fd as u32);
-    loop {
-        digits[d] = b'0' + (v % 10) as u8;
-        d += 1;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    while d > 0 {
-        d -= 1;
-        buf[n] = digits[d];
-        n += 1;
-    }
+    crate::sys::put_uint(&mut buf[prefix.len()..], fd as u32);
     let r = libc::mount(
         buf.as_ptr().cast(),
         dst.as_ptr(),

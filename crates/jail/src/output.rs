@@ -51,25 +51,17 @@ pub enum Held {
 /// The system call's error: `ELOOP` for a symlink on the way, `EXDEV` for an escape.
 pub fn open_beneath(dir: &impl AsRawFd, path: &Path, flags: i32) -> io::Result<OwnedFd> {
     let c = crate::cstring(path).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    // SAFETY: open_how is plain data (non_exhaustive: built from zeroes).
-    let mut how: libc::open_how = unsafe { std::mem::zeroed() };
-    how.flags = (flags | libc::O_CLOEXEC) as u64;
-    how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS;
-    // SAFETY: openat2 with a valid descriptor, C string and open_how of the right size.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_openat2,
-            dir.as_raw_fd(),
-            c.as_ptr(),
-            &how as *const libc::open_how,
-            std::mem::size_of::<libc::open_how>(),
-        )
-    };
+    let fd = crate::sys::openat2(
+        dir.as_raw_fd(),
+        &c,
+        flags,
+        libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
+    );
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: a descriptor we just opened and own.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 /// The pipe of a held jail, referee side.

@@ -163,31 +163,15 @@ fn open_path(path: &Path, extra: libc::c_int) -> Result<OwnedFd, JailError> {
 /// where the kernel has no `openat2` (before 5.6), the same walk one component at a time with
 /// `O_NOFOLLOW` (no `..`, no link at any step).
 fn openat2_beneath(dir: &OwnedFd, rel: &std::ffi::CStr) -> io::Result<OwnedFd> {
-    /// `struct open_how` of `openat2(2)` (libc's is non-exhaustive).
-    #[repr(C)]
-    struct OpenHow {
-        flags: u64,
-        mode: u64,
-        resolve: u64,
-    }
-    let how = OpenHow {
-        flags: (libc::O_PATH | libc::O_CLOEXEC) as u64,
-        mode: 0,
-        resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
-    };
-    // SAFETY: openat2 with a valid open_how of the right size; the result is owned at once.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_openat2,
-            dir.as_raw_fd(),
-            rel.as_ptr(),
-            &how as *const OpenHow,
-            std::mem::size_of::<OpenHow>(),
-        )
-    };
+    let fd = crate::sys::openat2(
+        dir.as_raw_fd(),
+        rel,
+        libc::O_PATH,
+        libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS | libc::RESOLVE_NO_MAGICLINKS,
+    );
     if fd >= 0 {
         // SAFETY: a fresh descriptor nobody else owns.
-        return Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) });
+        return Ok(unsafe { OwnedFd::from_raw_fd(fd) });
     }
     let err = io::Error::last_os_error();
     if err.raw_os_error() != Some(libc::ENOSYS) {

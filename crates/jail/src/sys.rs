@@ -14,22 +14,7 @@ pub(crate) fn report(what: &[u8], errno: i32) {
         buf[n..n + take].copy_from_slice(&part[..take]);
         n += take;
     }
-    let mut digits = [0u8; 10];
-    let mut d = 0;
-    let mut e = errno.unsigned_abs();
-    loop {
-        digits[d] = b'0' + (e % 10) as u8;
-        d += 1;
-        e /= 10;
-        if e == 0 {
-            break;
-        }
-    }
-    while d > 0 {
-        d -= 1;
-        buf[n] = digits[d];
-        n += 1;
-    }
+    n += put_uint(&mut buf[n..], errno.unsigned_abs());
     buf[n] = b'\n';
     n += 1;
     // SAFETY: writing a stack buffer to fd 2.
@@ -147,4 +132,43 @@ pub(crate) fn mirror_exit(status: c_int) -> ! {
     };
     // SAFETY: _exit never returns.
     unsafe { libc::_exit(code) }
+}
+
+/// `openat2(dir, path, {flags | O_CLOEXEC, resolve})`: the raw call (no allocation, so the forked
+/// child may use it too). Returns the descriptor, or -1 with `errno` set (`ENOSYS` before Linux
+/// 5.6, `ELOOP` for a link `resolve` forbids, `EXDEV` for an escape from `dir`).
+pub(crate) fn openat2(dir: c_int, path: &std::ffi::CStr, flags: c_int, resolve: u64) -> c_int {
+    // SAFETY: open_how is plain data (non_exhaustive in libc: built from zeroes).
+    let mut how: libc::open_how = unsafe { std::mem::zeroed() };
+    how.flags = (flags | libc::O_CLOEXEC) as u64;
+    how.resolve = resolve;
+    // SAFETY: openat2 with a C string and an open_how of the right size.
+    unsafe {
+        libc::syscall(
+            libc::SYS_openat2,
+            dir,
+            path.as_ptr(),
+            &how as *const libc::open_how,
+            std::mem::size_of::<libc::open_how>(),
+        ) as c_int
+    }
+}
+
+/// Writes `v` in decimal at the start of `buf` without allocating; returns the bytes written
+/// (`buf` must hold at least 10).
+pub(crate) fn put_uint(buf: &mut [u8], mut v: u32) -> usize {
+    let mut digits = [0u8; 10];
+    let mut d = 0;
+    loop {
+        digits[d] = b'0' + (v % 10) as u8;
+        d += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for (i, &b) in digits[..d].iter().rev().enumerate() {
+        buf[i] = b;
+    }
+    d
 }
