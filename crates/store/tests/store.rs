@@ -1,0 +1,200 @@
+//! The store on a real SQLite file, and on the PostgreSQL server of the machine (a database of
+//! its own, made and dropped by the test) when one answers on 127.0.0.1:5432.
+
+use pitboss_store::{MatchKind, MatchState, NewMatch, Outcome, Store, VersionState};
+
+fn outcome(mean: f64) -> Outcome {
+    Outcome {
+        units: 10,
+        played: 20,
+        mean,
+        se: 1.5,
+        raw_mean: mean * 2.0,
+        elapsed_ms: 7,
+        a_stats: "{}".into(),
+        b_stats: "{}".into(),
+        history: "hands/1.phhs.zst".into(),
+    }
+}
+
+async fn exercise(s: &Store) {
+    // Accounts: the token opens, its hash is what is kept, revocation closes.
+    let (alice, tok) = s.create_account("alice", 10, 1 << 20).await.unwrap();
+    assert!(tok.starts_with("pb_") && tok.len() == 67);
+    assert_eq!(
+        s.account_by_token(&tok).await.unwrap().unwrap().id,
+        alice.id
+    );
+    assert!(s.account_by_token("pb_wrong").await.unwrap().is_none());
+    assert!(s.create_account("alice", 1, 1).await.is_err());
+    let (bob, bob_tok) = s.create_account("bob", 10, 1 << 20).await.unwrap();
+
+    // Reference bots: version 1, active, idempotent.
+    let r1 = s.ensure_reference("call").await.unwrap();
+    assert_eq!(s.ensure_reference("call").await.unwrap(), r1);
+    assert_eq!(r1.state, VersionState::Active);
+    assert!(r1.reference());
+
+    // Names belong to their first uploader; the house's names to nobody.
+    let v1 = s
+        .new_version(alice.id, "ab", &"a".repeat(64), 100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((v1.number, v1.state), (1, VersionState::Pending));
+    assert!(s
+        .new_version(bob.id, "ab", &"b".repeat(64), 1)
+        .await
+        .unwrap()
+        .is_err());
+    assert!(s
+        .new_version(bob.id, "call", &"b".repeat(64), 1)
+        .await
+        .unwrap()
+        .is_err());
+    let v2 = s
+        .new_version(alice.id, "ab", &"c".repeat(64), 100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(v2.number, 2);
+
+    // Checks: oldest first; a fit version retires its predecessor.
+    let c = s.claim_pending_version().await.unwrap().unwrap();
+    assert_eq!(c.id, v1.id);
+    assert_eq!(s.finish_check(v1.id, true, "ok").await.unwrap(), None);
+    let c = s.claim_pending_version().await.unwrap().unwrap();
+    assert_eq!(c.id, v2.id);
+    assert!(s.claim_pending_version().await.unwrap().is_none());
+    assert_eq!(
+        s.finish_check(v2.id, true, "fine").await.unwrap(),
+        Some(v1.id)
+    );
+    assert_eq!(
+        s.version(v1.id).await.unwrap().unwrap().state,
+        VersionState::Retired
+    );
+    assert_eq!(
+        s.version(v2.id).await.unwrap().unwrap().state,
+        VersionState::Active
+    );
+    assert_eq!(s.version_log(v2.id).await.unwrap(), "fine");
+    // A failed check never plays.
+    let v3 = s
+        .new_version(alice.id, "ab", &"d".repeat(64), 1)
+        .await
+        .unwrap()
+        .unwrap();
+    s.claim_pending_version().await.unwrap();
+    s.finish_check(v3.id, false, "crashed").await.unwrap();
+    assert_eq!(
+        s.version(v3.id).await.unwrap().unwrap().state,
+        VersionState::Failed
+    );
+    assert_eq!(
+        s.version(v2.id).await.unwrap().unwrap().state,
+        VersionState::Active
+    );
+
+    // Matches: a result counts once, only from running; a restart re-queues.
+    let nm = |a, b| NewMatch {
+        preset: "27td-fl".into(),
+        kind: MatchKind::Ladder,
+        a,
+        b,
+        seed: 42,
+        hands: 20,
+    };
+    let m1 = s.create_match(&nm(v2.id, r1.id)).await.unwrap();
+    let m2 = s.create_match(&nm(r1.id, v2.id)).await.unwrap();
+    assert!(
+        !s.finish_match(m1, &outcome(1.0)).await.unwrap(),
+        "queued: not counted"
+    );
+    let c = s.claim_match("w1").await.unwrap().unwrap();
+    assert_eq!((c.id, c.state, c.attempts), (m1, MatchState::Running, 1));
+    assert!(s.finish_match(m1, &outcome(3.0)).await.unwrap());
+    assert!(
+        !s.finish_match(m1, &outcome(9.0)).await.unwrap(),
+        "twice: counted once"
+    );
+    assert_eq!(
+        s.match_by_id(m1)
+            .await
+            .unwrap()
+            .unwrap()
+            .outcome
+            .unwrap()
+            .mean,
+        3.0
+    );
+    s.claim_match("w2").await.unwrap().unwrap();
+    assert_eq!(s.requeue_running().await.unwrap(), (1, 0));
+    let again = s.claim_match("w3").await.unwrap().unwrap();
+    assert_eq!((again.id, again.attempts, again.seed), (m2, 2, 42));
+    let done = s.done_after(0).await.unwrap();
+    assert_eq!(done.iter().map(|m| m.id).collect::<Vec<_>>(), vec![m1]);
+    let c = s.counts().await.unwrap();
+    assert_eq!((c.done, c.running, c.hands_total), (1, 1, 20));
+
+    // Quotas: uploads counted per account and window.
+    s.record_upload(bob.id, 5).await.unwrap();
+    s.record_upload(bob.id, 5).await.unwrap();
+    let (n, first) = s.uploads_since(bob.id, 0).await.unwrap();
+    assert_eq!(n, 2);
+    assert!(first.is_some());
+    assert_eq!(s.uploads_since(alice.id, 0).await.unwrap().0, 0);
+    s.revoke_account("bob").await.unwrap();
+    assert!(s.account_by_token(&bob_tok).await.unwrap().is_none());
+    assert!(s.revoke_account("bob").await.is_err());
+}
+
+#[tokio::test]
+async fn sqlite_store_keeps_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open_dir(dir.path()).await.unwrap();
+    exercise(&s).await;
+    // Reopening migrates nothing twice and keeps everything.
+    s.close().await;
+    let s = Store::open_dir(dir.path()).await.unwrap();
+    assert_eq!(s.accounts().await.unwrap().len(), 2);
+    let b = dir.path().join("copy.db");
+    s.backup(&b).await.unwrap();
+    assert!(s.backup(&b).await.is_err(), "a backup never overwrites");
+    let copy = Store::open(&format!("sqlite://{}", b.display()))
+        .await
+        .unwrap();
+    assert_eq!(copy.versions().await.unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn postgres_store_keeps_the_same_rules() {
+    use sqlx::Executor;
+    let admin_url = std::env::var("PITBOSS_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    sqlx::any::install_default_drivers();
+    let Ok(admin) = sqlx::AnyPool::connect(&admin_url).await else {
+        eprintln!("no PostgreSQL at {admin_url}: skipped");
+        return;
+    };
+    let db = format!("pitboss_store_test_{}", std::process::id());
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {db}")))
+        .await
+        .unwrap();
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
+        .await
+        .unwrap();
+    let url = match admin_url.rsplit_once('/') {
+        Some((base, _)) => format!("{base}/{db}"),
+        None => unreachable!(),
+    };
+    let s = Store::open(&url).await.unwrap();
+    exercise(&s).await;
+    s.close().await;
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE {db}")))
+        .await
+        .unwrap();
+}
