@@ -104,6 +104,10 @@ pub struct MatchConfig {
     /// 200 MB uncompressed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zstd: bool,
+    /// With `history`, only the first this many hands are written (the service keeps a sample of
+    /// every match for its hand viewer: a whole history would cost a quarter of the speed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_hands: Option<u64>,
     pub stack: Chips,
     pub stakes: Stakes,
     pub options: TableOptions,
@@ -300,6 +304,7 @@ impl MatchConfig {
             threads,
             history: f.history.unwrap_or(false),
             zstd: f.zstd.unwrap_or(false),
+            history_hands: None,
             stack: f.stack.unwrap_or(preset.stack),
             stakes: f.stakes.unwrap_or(preset.game.stakes),
             options: f.options.unwrap_or(preset.game.options),

@@ -656,7 +656,8 @@ impl<'a> Recorder<'a> {
         let cfg = self.cfg;
         let n = cfg.bots.len();
         let s = slot(k, n, cfg.duplicate);
-        if cfg.history {
+        let keep = cfg.history && cfg.history_hands.is_none_or(|h| k < h);
+        if keep {
             for (seat, name) in self.names_by_seat.iter_mut().enumerate() {
                 name.clear();
                 name.push_str(cfg.name((seat + n - s.rotation) % n));
@@ -691,7 +692,7 @@ impl<'a> Recorder<'a> {
                 self.stats.bots[bot].add_adjusted(m);
                 l.unit_adj[bot] += m;
             }
-            if cfg.history {
+            if keep {
                 let faults: Vec<&str> = faults
                     .iter()
                     .filter(|f| f.seat == seat)

@@ -216,3 +216,25 @@ fn duplicate_in_phases_gives_the_same_files_for_any_threads_and_chunks() {
         }
     }
 }
+
+#[test]
+fn a_history_limit_keeps_the_first_hands_and_changes_no_result() {
+    let bots = ["random", "call"];
+    let full = tmp("hist-full");
+    let cut = tmp("hist-cut");
+    let cfg = config("stud8-fl", &bots, 4096, true, 2, full.clone());
+    run_match(&cfg, &Factory(bots.to_vec()), &mut |_, _| {}).unwrap();
+    let mut cfg_cut = config("stud8-fl", &bots, 4096, true, 2, cut.clone());
+    cfg_cut.history_hands = Some(30);
+    run_match(&cfg_cut, &Factory(bots.to_vec()), &mut |_, _| {}).unwrap();
+    let read = |d: &PathBuf, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(read(&full, "summary.csv"), read(&cut, "summary.csv"));
+    let (hf, hc) = (read(&full, "hands.csv"), read(&cut, "hands.csv"));
+    assert_eq!(hc.lines().count(), 1 + 30 * 2);
+    assert!(hf.starts_with(&hc), "the kept hands are the first ones, as in the full history");
+    let (pf, pc) = (read(&full, "hands.phhs"), read(&cut, "hands.phhs"));
+    assert_eq!(pc.matches("\n[").count() + 1, 30);
+    assert!(pf.starts_with(&pc));
+    let _ = std::fs::remove_dir_all(&full);
+    let _ = std::fs::remove_dir_all(&cut);
+}
