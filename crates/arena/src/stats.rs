@@ -40,6 +40,12 @@ pub struct BotStats {
     /// Hands with a luck-adjusted result (all of them, or none).
     #[serde(default)]
     pub adj_hands: u64,
+    /// Decisions taken facing a bet or raise of another seat (blinds and bring-ins aside), and
+    /// the folds among them: the service's "fold to a bet".
+    #[serde(default)]
+    pub faced_bets: u64,
+    #[serde(default)]
+    pub folds_to_bet: u64,
 }
 
 impl BotStats {
@@ -58,6 +64,8 @@ impl BotStats {
         self.showdowns_won += o.showdowns_won;
         self.draws += o.draws;
         self.cards_drawn += o.cards_drawn;
+        self.faced_bets += o.faced_bets;
+        self.folds_to_bet += o.folds_to_bet;
         self.scoops += o.scoops;
         self.low_wins += o.low_wins;
         for (a, b) in self.faults.iter_mut().zip(o.faults) {
@@ -107,9 +115,28 @@ impl BotStats {
         let mut pot0_mine = true;
         let mut pot0_any = false;
         let mut low = false;
+        // Another seat bet or raised since this seat last acted in the round.
+        let mut facing = false;
         for e in events {
             match *e {
-                Event::Round { round: r } => round = r,
+                Event::Fold { seat: s }
+                | Event::Check { seat: s }
+                | Event::Call { seat: s, .. }
+                | Event::Raise { seat: s, .. }
+                    if s == seat =>
+                {
+                    self.faced_bets += u64::from(facing);
+                    self.folds_to_bet += u64::from(facing && matches!(e, Event::Fold { .. }));
+                    facing = false;
+                }
+                Event::Raise { .. } => facing = true,
+                _ => {}
+            }
+            match *e {
+                Event::Round { round: r } => {
+                    round = r;
+                    facing = false;
+                }
                 Event::Call { seat: s, .. } if s == seat => {
                     self.calls += 1;
                     vpip |= round == 0;
@@ -188,5 +215,47 @@ impl MatchStats {
         for (a, b) in self.bots.iter_mut().zip(&o.bots) {
             a.merge(b);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_rules::RaiseKind;
+
+    fn raise(s: u8) -> Event {
+        Event::Raise {
+            seat: Seat(s),
+            kind: RaiseKind::Bet,
+            to: 10,
+            all_in: false,
+        }
+    }
+
+    #[test]
+    fn fold_to_a_bet_counts_decisions_facing_a_bet() {
+        // Round 0: seat 1 bets, seat 0 calls (faced, no fold). Round 1: seat 0 checks (not
+        // facing), seat 1 bets, seat 0 folds (faced, fold).
+        let ev = [
+            Event::Round { round: 0 },
+            raise(1),
+            Event::Call {
+                seat: Seat(0),
+                amount: 10,
+                all_in: false,
+            },
+            Event::Round { round: 1 },
+            Event::Check { seat: Seat(0) },
+            raise(1),
+            Event::Fold { seat: Seat(0) },
+        ];
+        let mut s0 = BotStats::default();
+        s0.add_hand(Seat(0), &ev, -20);
+        assert_eq!((s0.faced_bets, s0.folds_to_bet), (2, 1));
+        let mut s1 = BotStats::default();
+        s1.add_hand(Seat(1), &ev, 20);
+        assert_eq!((s1.faced_bets, s1.folds_to_bet), (0, 0));
+        s0.merge(&s1.clone());
+        assert_eq!(s0.faced_bets, 2);
     }
 }

@@ -231,7 +231,10 @@ fn a_history_limit_keeps_the_first_hands_and_changes_no_result() {
     assert_eq!(read(&full, "summary.csv"), read(&cut, "summary.csv"));
     let (hf, hc) = (read(&full, "hands.csv"), read(&cut, "hands.csv"));
     assert_eq!(hc.lines().count(), 1 + 30 * 2);
-    assert!(hf.starts_with(&hc), "the kept hands are the first ones, as in the full history");
+    assert!(
+        hf.starts_with(&hc),
+        "the kept hands are the first ones, as in the full history"
+    );
     let (pf, pc) = (read(&full, "hands.phhs"), read(&cut, "hands.phhs"));
     assert_eq!(pc.matches("\n[").count() + 1, 30);
     assert!(pf.starts_with(&pc));
