@@ -75,7 +75,7 @@ pub(crate) fn fit(obs: &[Obs], references: &[VersionId]) -> PresetFit {
                 continue;
             }
             let s = score(c);
-            if s > 0 && best.map_or(true, |(_, bs)| s > bs) {
+            if s > 0 && best.is_none_or(|(_, bs)| s > bs) {
                 best = Some((c, s));
             }
         }

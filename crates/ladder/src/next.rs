@@ -14,9 +14,10 @@
 //! 2. **needy** versions: provisional, or *behind* (fewer than half the average matches of the
 //!    active uploads, so that a version whose interval overlaps nobody is not starved), by the
 //!    expected shrink of the variance of their own rating;
-//! 3. **neighbours**: pairs whose overall intervals overlap, by the expected shrink of the variance
-//!    of their rating difference;
-//! 4. the rest: pairs far apart, and reference against reference (to keep the machine busy).
+//! 3. **neighbours**: the other pairs with an upload, by the expected shrink of the variance of
+//!    their rating difference, weighted 1 when their overall intervals overlap and 1/4 when they
+//!    do not (so a well-measured tie does not soak up the ladder);
+//! 4. reference against reference (to keep the machine busy, and it tightens the anchor).
 //!
 //! In classes 0–2 the version with the fewest matches (played plus in flight) goes first, then the
 //! larger expected shrink; in 3–4 the expected shrink goes first. Remaining ties go by preset order
@@ -40,6 +41,10 @@ const FAIR_SHARE: f64 = 0.5;
 /// The variance of a difference involving a version not yet rated in the preset: "unknown", so
 /// connecting it is worth more than any refinement.
 const UNKNOWN_VAR: f64 = 1e12;
+/// The weight of the expected shrink for a pair whose overall intervals do not overlap. Not 0:
+/// two versions of equal strength overlap forever, and once their difference is known well, a
+/// clear gap elsewhere is worth more than refining it again (and nobody is starved).
+const FAR_WEIGHT: f64 = 0.25;
 /// The `se` assumed for a match when no preset has any record yet, mbb/hand.
 const DEFAULT_SE: f64 = 100.0;
 
@@ -264,7 +269,7 @@ impl<'a> Plan<'a> {
             .collect();
         let mut best: Option<Cand> = None;
         let mut offer = |c: Cand| {
-            if best.map_or(true, |b| self.better(&c, &b)) {
+            if best.is_none_or(|b| self.better(&c, &b)) {
                 best = Some(c);
             }
         };
@@ -396,12 +401,17 @@ impl<'a> Plan<'a> {
                 (w * si * si / d, w * sj * sj / d, w * q * q / d)
             }
             (ri, rj) => {
-                // A side not connected to the anchor: one connecting match at a time, and two
-                // unconnected uploads playing each other would not connect either of them.
-                let waiting = |v: usize, r: Option<usize>| r.is_none() && self.flight_p[p][v] > 0;
+                // A side not connected to the anchor: an upload gets one connecting match at a
+                // time (references, cheap and the anchor itself, may connect in parallel), the same
+                // pair is not started twice, and two unconnected uploads playing each other would
+                // not connect either of them.
+                let waiting = |v: usize, r: Option<usize>| {
+                    r.is_none() && !self.vers[v].reference && self.flight_p[p][v] > 0
+                };
                 let both_uploads = !vi.reference && !vj.reference;
                 if waiting(i, ri)
                     || waiting(j, rj)
+                    || self.pair_flight(p, i, j) > 0
                     || (ri.is_none() && rj.is_none() && both_uploads)
                 {
                     return None;
@@ -430,11 +440,8 @@ impl<'a> Plan<'a> {
             (Some(x), Some(y)) => x.overlaps(&y),
             _ => true,
         };
-        let class = if overlap && !(vi.reference && vj.reference) {
-            3
-        } else {
-            4
-        };
+        let class = if vi.reference && vj.reference { 4 } else { 3 };
+        let weight = if overlap { 1.0 } else { FAR_WEIGHT };
         let secondary = match (vi.reference, vj.reference) {
             (true, true) => f64::INFINITY,
             (true, false) => load(j),
@@ -443,7 +450,7 @@ impl<'a> Plan<'a> {
         };
         Some(Cand {
             class,
-            primary: -diff,
+            primary: -diff * weight,
             secondary,
             p,
             i,

@@ -212,10 +212,8 @@ fn intervals_cover_the_truth_about_95_percent_of_the_time() {
         "overall coverage {overall}"
     );
     let n = f64::from(total);
-    eprintln!("DBG coverage {rate_} overall {overall}");
     let mean_z = zsum / n;
     let sd_z = (zsq / n - mean_z * mean_z).sqrt();
-    eprintln!("DBG z {mean_z} {sd_z}");
     assert!(mean_z.abs() < 0.1, "bias {mean_z}");
     assert!((0.9..1.1).contains(&sd_z), "z spread {sd_z}");
 }
