@@ -94,7 +94,9 @@ pub fn compare(
     records: &[Record],
 ) -> Comparison {
     let presets = settings.unique_presets();
-    let mut per = vec![Pool::default(); presets.len()];
+    // (preset, new's result, weight, units), sorted so that the sums do not depend on the order
+    // of the records.
+    let mut rows: Vec<(usize, f64, f64, u64)> = Vec::new();
     for r in records {
         let sign = match (r.a, r.b) {
             (a, b) if a == new && b == old => 1.0,
@@ -105,8 +107,18 @@ pub fn compare(
             continue;
         };
         if let Some((mean, w)) = usable(r) {
-            per[p].add(sign * mean, w, r.units);
+            rows.push((p, sign * mean, w, r.units));
         }
+    }
+    rows.sort_by(|x, y| {
+        x.0.cmp(&y.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
+    let mut per = vec![Pool::default(); presets.len()];
+    for (p, x, w, units) in rows {
+        per[p].add(x, w, units);
     }
     let mut all = Pool::default();
     for p in &per {

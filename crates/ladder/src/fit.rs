@@ -40,6 +40,34 @@ impl PresetFit {
     }
 }
 
+/// The records oriented lower id first and sorted, so that every sum is taken in the same order
+/// whatever the order of the records: the fit is then bit-for-bit independent of it. (With weights
+/// spanning many orders of magnitude, rounding in a different order moves ratings by ~1e-8.)
+fn canonical(obs: &[Obs]) -> Vec<Obs> {
+    let mut out: Vec<Obs> = obs
+        .iter()
+        .map(|o| {
+            if o.a <= o.b {
+                *o
+            } else {
+                Obs {
+                    a: o.b,
+                    b: o.a,
+                    mean: -o.mean,
+                    w: o.w,
+                }
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        (x.a, x.b)
+            .cmp(&(y.a, y.b))
+            .then(x.mean.total_cmp(&y.mean))
+            .then(x.w.total_cmp(&y.w))
+    });
+    out
+}
+
 /// Union-find root with path halving.
 fn root(parent: &mut [usize], mut i: usize) -> usize {
     while parent[i] != i {
@@ -52,6 +80,8 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
 /// Fits one preset. `references` are the ids of the reference bots (any order); when there are
 /// none, the largest component is anchored on the mean of all its versions.
 pub(crate) fn fit(obs: &[Obs], references: &[VersionId]) -> PresetFit {
+    let obs = canonical(obs);
+    let obs = &obs[..];
     let mut nodes: Vec<VersionId> = obs.iter().flat_map(|o| [o.a, o.b]).collect();
     nodes.sort_unstable();
     nodes.dedup();

@@ -31,13 +31,13 @@
 //! Laplacian) under the anchor constraint, so they account for every path through which a version
 //! is compared with the anchor. `low`/`high` are `value ∓ 1.96·se`: **a 95% confidence interval of
 //! the version's rating relative to the reference mean, under the model** (additive strengths,
-//! independent records, each `se` right). Non-transitive bots break the additive model; each preset's
-//! `chi2` against its `dof` ([`PresetSummary`]) shows how well it fits (chi² ≫ dof: intervals too
-//! narrow).
+//! independent records, each `se` right). Non-transitive bots break the additive model; each
+//! preset's `chi2` against its `dof` ([`PresetSummary`]) shows how well it fits (chi² ≫ dof:
+//! intervals too narrow).
 //!
-//! The **overall** rating is the plain mean of the per-preset ratings over the ladder's presets (each
-//! game counts the same, whatever was played most); presets have disjoint records, so its variance
-//! is the sum of the per-preset variances over the number of presets squared. A version missing a
+//! The **overall** rating is the plain mean of the per-preset ratings over the ladder's presets
+//! (each game counts the same, whatever was played most); presets have disjoint records, so its
+//! variance is the sum of the per-preset variances over the number of presets squared. A version missing a
 //! preset still shows the mean of what exists, flagged provisional.
 //!
 //! # Provisional and ranked
@@ -45,17 +45,31 @@
 //! A version is **ranked** once it is rated in every preset, has at least
 //! `min_matches_per_preset` matches in each, and its overall 95% half-width is at most
 //! `ranked_halfwidth` mbb/hand; until then it is **provisional**. Ranks order the ranked, active
-//! versions by overall rating. Provisional is a property of the data, not of time: a version whose
-//! interval widens (it cannot, with more records, in this model) or a new preset added to the
-//! ladder makes versions provisional again until they have played it.
+//! versions by overall rating. Provisional is a property of the data, not of time: a preset added
+//! to the ladder makes everybody provisional again until they have played it. The half-width
+//! shrinks like `1/sqrt(matches)`, so with a typical record `se` of `s` per preset a version
+//! needs roughly `(1.96·s/ranked_halfwidth)² / presets` matches per preset against
+//! well-measured opponents before it is ranked.
 //!
 //! # What to play next
 //!
 //! [`next`] chooses pairings greedily, one at a time, each pick counted as in flight for the
-//! following ones (see `next.rs`): new versions first, then a version against its predecessor until
-//! [`compare`] decides, then provisional (or starved) versions, then neighbours whose overall
-//! intervals overlap, by the expected shrink of the variance of their rating difference, and
-//! reference against reference last.
+//! following ones (see the `next` module): new versions first, then a version against its
+//! predecessor until [`compare`] decides, then provisional (or starved) versions, then neighbours
+//! whose overall intervals overlap, by the expected shrink of the variance of their rating
+//! difference, and reference against reference last. A non-reference version gets at most
+//! `max_in_flight` matches at a time while another pairing is possible; ties go by ids, so it is
+//! deterministic, and the order of the records does not matter (sums are taken in a canonical
+//! order).
+//!
+//! # Use
+//!
+//! [`rate`] for the pages (standings, per-preset tables, ranks), [`compare`] for a version's page
+//! (is it better than its predecessor), [`next`] for the scheduler, which passes the matches it
+//! has running as `in_flight`. All three take the whole history and are cheap enough to call
+//! every time (200 versions, 6 presets, 12,000 records: tens of milliseconds). Records naming an
+//! unknown version or carrying non-finite or absurd numbers are rejected and counted
+//! ([`Ratings::rejected`]); records of presets the settings do not name are ignored.
 
 mod compare;
 mod fit;

@@ -58,4 +58,7 @@ fn presets_pool_by_inverse_variance() {
     assert_eq!(c.verdict, Verdict::Better);
     assert_eq!(c.presets[1].verdict, Verdict::NotYetKnown);
     assert_eq!(c.matches, 2);
+    let mut rev = recs.to_vec();
+    rev.reverse();
+    assert_eq!(compare(&s, 10, 5, &rev), c);
 }
