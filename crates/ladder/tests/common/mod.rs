@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: a deterministic normal generator and builders.
+//! Helpers of the integration tests: a deterministic normal generator and builders.
 #![allow(dead_code)]
 
 use pitboss_ladder::{Entrant, Record, Settings, VersionId};
