@@ -208,3 +208,26 @@ fn random_hands_of_every_preset_keep_the_invariants() {
     }
     assert!(community > 0, "some stud hands needed the community card");
 }
+
+#[test]
+fn a_rejected_hand_stops_where_the_replay_did() {
+    let path = format!(
+        "{}/tests/fixtures/illegal_F7S8_raise_beyond_stack.phh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let r = replay(&read_file(&path).unwrap()[0]).unwrap();
+    let v = frames(&r);
+    assert!(!v.header.verified);
+    assert!(v.header.problem.as_deref().unwrap().contains("p2 cbr 11"));
+    let last = v.steps.last().unwrap();
+    assert!(
+        last.text.starts_with("the replay stops here: action 6"),
+        "{}",
+        last.text
+    );
+    assert_eq!(last.result, None);
+    let total: u64 = v.header.players.iter().map(|p| p.starting_stack).sum();
+    for s in &v.steps {
+        assert_eq!(s.seats.iter().map(|x| x.stack).sum::<u64>() + s.pot, total);
+    }
+}
