@@ -8,11 +8,13 @@
 //!   finishing stacks compared; a [`Verdict`] per hand whose rejections name the action and, when
 //!   the situation is one of docs/RULES.md's known differences with PokerKit 0.7.7, say so.
 //! - [`show`]: a replayed hand rendered for a person.
+//! - [`frames`]: a replayed hand as the web hand viewer's steps, one full snapshot per step.
 //! - [`cli`]: `phh verify` / `phh show` as functions returning the text and exit status, for the
 //!   `pitboss` binary to wire.
 
 pub mod cli;
 mod error;
+pub mod frames;
 mod model;
 pub mod read;
 pub mod replay;
