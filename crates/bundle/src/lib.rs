@@ -29,7 +29,8 @@
 //!   two files (headers, long names, pax records, skipped data) is bounded too, so no header
 //!   can make the unpacker read or buffer without limit. Entries (files and directories,
 //!   including the ones created implicitly for a file's parents) are at most
-//!   [`Limits::max_files`]; the archive itself at most [`Limits::max_archive_bytes`].
+//!   [`Limits::max_files`]; the archive itself at most [`Limits::max_archive_bytes`]. A file
+//!   shorter than its header says (a truncated upload) is refused, not kept short.
 //! * **Writing.** Every directory is created here, one component at a time; files are opened
 //!   with `O_CREAT|O_EXCL|O_NOFOLLOW`, so nothing already there is followed or overwritten.
 //!   Since only this process writes into the new 0700 folder, that is enough. Modes are 0755 if

@@ -108,7 +108,15 @@ pub(crate) fn read<R: Read>(
             EntryType::Regular => {
                 let mode = entry.header().mode().map_err(corrupt)?;
                 let path = normalize(&raw, limits)?;
-                sink.file(&name, path, mode & 0o111 != 0, &mut entry)?;
+                let written = sink.file(&name, path, mode & 0o111 != 0, &mut entry)?;
+                // The tar reader ends a file's data quietly at the end of the stream: a
+                // truncated upload would pass as a shorter file.
+                if written != entry.size() {
+                    return Err(BundleError::EntryUnreadable {
+                        entry: name,
+                        reason: format!("truncated: {written} of its {} bytes", entry.size()),
+                    });
+                }
             }
             EntryType::Directory => {
                 let path = normalize(&raw, limits)?;

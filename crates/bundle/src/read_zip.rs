@@ -91,6 +91,7 @@ pub(crate) fn read(archive: &[u8], sink: &mut Sink<'_>) -> Result<(), BundleErro
                 entry: name.clone(),
                 reason: e.to_string(),
             })?;
+        // The zip reader checks the CRC and the declared size at the end of the data itself.
         sink.file(&name, path, exec, &mut file)?;
     }
     Ok(())

@@ -83,13 +83,14 @@ impl<'a> Sink<'a> {
     }
 
     /// A regular file entry: its bytes are read from `data` and counted as they are written.
+    /// Returns how many were written.
     pub(crate) fn file(
         &mut self,
         entry: &str,
         path: Option<String>,
         exec: bool,
         data: &mut dyn Read,
-    ) -> Result<(), BundleError> {
+    ) -> Result<u64, BundleError> {
         let Some(path) = path else {
             return Err(BundleError::BadPath {
                 entry: entry.to_owned(),
@@ -132,11 +133,12 @@ impl<'a> Sink<'a> {
         file: &mut File,
         data: &mut dyn Read,
         is_manifest: bool,
-    ) -> Result<(), BundleError> {
+    ) -> Result<u64, BundleError> {
         let mut buf = vec![0u8; 64 << 10];
+        let mut written = 0u64;
         loop {
             let n = match data.read(&mut buf) {
-                Ok(0) => return Ok(()),
+                Ok(0) => return Ok(written),
                 Ok(n) => n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => {
@@ -155,6 +157,7 @@ impl<'a> Sink<'a> {
             file.write_all(&buf[..n])
                 .map_err(|e| BundleError::io(full, e))?;
             self.bytes += n as u64;
+            written += n as u64;
             if let Some(manifest) = self.manifest.as_mut().filter(|_| is_manifest) {
                 if manifest.len() + n > MANIFEST_MAX {
                     return Err(BundleError::Manifest {

@@ -283,3 +283,18 @@ fn a_huge_pax_header_is_not_buffered() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_truncated_archive_is_refused() {
+    let archive = tar(&[
+        file("bot.toml", b"name = \"t\"\n"),
+        file("bot.py", &[b'#'; 3000]),
+    ]);
+    // Cut in the middle of bot.py's data: 512 (header) + 512 (bot.toml) + 512 (header) + 1000.
+    let cut = gzip(&archive[..2536]);
+    let msg = refused(&cut, &Limits::default());
+    assert_eq!(
+        msg,
+        r#"entry "bot.py": unreadable: truncated: 1000 of its 3000 bytes"#
+    );
+}
