@@ -36,3 +36,6 @@ pub struct AppState {
     pub wake: Arc<tokio::sync::Notify>,
     pub settings: WebSettings,
 }
+pub fn router(_s: AppState) -> axum::Router {
+    axum::Router::new()
+}
