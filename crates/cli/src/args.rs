@@ -15,6 +15,7 @@ const MAIN_HELP: &str = r#"Start here:
   pitboss match --bot bots/python/simple/bot.toml --bot lowball --hands 2000
   pitboss submit bots/python/simple/bot.toml --name mybot    my bot on the leaderboard
   pitboss run                                                the bundled bots' tournament
+  pitboss upload bots/python/simple --server https://...     my bot on a Pitboss server
   pitboss phh show results/<run>/hands.phhs --hand 1         read a hand (match --history)
 
 Every command has examples in its own help: pitboss help COMMAND."#;
@@ -56,6 +57,43 @@ pub enum Command {
     /// The main job: a tournament of the bundled bots in both games, with the full report.
     #[command(after_long_help = RUN_HELP, after_help = RUN_HELP)]
     Run(RunArgs),
+    /// Upload a bot folder to a Pitboss server, which builds it, checks it and puts it on its
+    /// ladder.
+    #[command(after_long_help = UPLOAD_HELP, after_help = UPLOAD_HELP)]
+    Upload(UploadArgs),
+}
+
+const UPLOAD_HELP: &str = r#"FOLDER is a bot folder with its manifest, bot.toml, at the top (or that bot.toml). It is
+packed into a tar.zst — sorted, without times or owners, so the same files give the same bundle;
+.git, target, __pycache__ and node_modules folders are left out; a symlink or a special file is
+refused, naming it — and sent to the server (POST URL/api/bots), which answers at once; building
+and checking follow there.
+
+The token is --token TOKEN or, better, the environment variable PITBOSS_TOKEN: a variable keeps it
+out of your shell history and out of the process list other users can read. It is never printed.
+
+Examples:
+  read -rs PITBOSS_TOKEN && export PITBOSS_TOKEN     # paste the token, not echoed
+  pitboss upload bots/python/simple --server https://pitboss.example.org
+  pitboss upload my-bot --server http://localhost:8080 --name my-bot-2
+
+Exit codes: 0 uploaded, 1 failure (server unreachable, folder not packable), 2 bad usage
+(no token, a bad URL), 6 refused by the server (its reason is printed; for HTTP 429, when to retry)."#;
+
+#[derive(Debug, clap::Args)]
+pub struct UploadArgs {
+    /// The bot's folder (holding bot.toml), or its bot.toml.
+    #[arg(value_name = "FOLDER")]
+    pub folder: std::path::PathBuf,
+    /// The server's address, e.g. https://pitboss.example.org.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// Your upload token [default: $PITBOSS_TOKEN, which is safer than this flag].
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// The name to upload the bot under [default: the manifest's `name`].
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 const CHECK_HELP: &str = r#"BOT is a built-in name, exec:COMMAND ARGS, or a bot.toml manifest (or its folder).

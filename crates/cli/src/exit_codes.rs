@@ -17,6 +17,9 @@ pub const NOT_VERIFIED: u8 = 4;
 /// `pitboss match --strict`: a bot forfeited or faulted on more than 1% of its decisions.
 pub const BOT_TROUBLE: u8 = 5;
 
+/// `pitboss upload`: the server refused the upload (bad bundle, token, name, size or quota).
+pub const REFUSED: u8 = 6;
+
 /// The exit code for an error that ended a command.
 pub fn for_error(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
@@ -24,6 +27,9 @@ pub fn for_error(err: &anyhow::Error) -> u8 {
     }
     if err.downcast_ref::<crate::cmd::play::Troubled>().is_some() {
         return BOT_TROUBLE;
+    }
+    if err.downcast_ref::<crate::cmd::upload::Refused>().is_some() {
+        return REFUSED;
     }
     if let Some(e) = err.downcast_ref::<crate::cmd::phh::PhhFailed>() {
         return e.code;

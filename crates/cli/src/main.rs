@@ -23,7 +23,13 @@ fn main() -> ExitCode {
                 // Errors quote names, paths and bot output: nothing in them may drive the
                 // terminal.
                 let text = format!("{err:#}");
-                eprintln!("pitboss: error: {}", pitboss_arena::name::terminal(&text));
+                // A refusal is the server's answer, not an error of ours.
+                let kind = if code == exit_codes::REFUSED {
+                    ""
+                } else {
+                    "error: "
+                };
+                eprintln!("pitboss: {kind}{}", pitboss_arena::name::terminal(&text));
             }
             ExitCode::from(code)
         }

@@ -13,6 +13,7 @@ pub mod report;
 pub mod run;
 pub mod submit;
 pub mod tournament;
+pub mod upload;
 
 use crate::args::{Cli, Command, PhhCommand};
 
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand, args.compact)?,
         Command::Check(args) => check::run(args)?,
+        Command::Upload(args) => upload::run(args)?,
     }
     Ok(())
 }
