@@ -27,6 +27,7 @@ mod matches;
 mod model;
 mod tokens;
 mod versions;
+mod web_reads;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

@@ -1,0 +1,69 @@
+//! `/operator`: the queue (matches and checks), hands per second, and which worker plays what.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Response};
+use maud::{html, Markup};
+use pitboss_store::{MatchState, QueueCounts};
+
+use super::{fragment, page as html_page, version_link, when, Fragment};
+use crate::board::Board;
+use crate::ctx::Ctx;
+use crate::error::PageError;
+
+/// `/operator`.
+pub async fn page(
+    State(ctx): State<Arc<Ctx>>,
+    Query(f): Query<Fragment>,
+) -> Result<Response, PageError> {
+    let counts = ctx.app.store.counts().await?;
+    let flying = ctx.app.store.in_flight().await?;
+    let board = ctx.board();
+    let live = live(&board, &counts, &flying).into_string();
+    if f.fragment.is_some() {
+        return Ok(fragment(&live));
+    }
+    let body = html! {
+        h1 { "Operator" }
+        div #operator data-live="operator" { (super::trusted(&live)) }
+    };
+    Ok(html_page("Operator", Some(board.generation), &[], body).into_response())
+}
+
+fn live(b: &Board, c: &QueueCounts, flying: &[pitboss_store::Match]) -> Markup {
+    let mut workers: BTreeMap<&str, Vec<&pitboss_store::Match>> = BTreeMap::new();
+    for m in flying.iter().filter(|m| m.state == MatchState::Running) {
+        workers.entry(m.worker.as_str()).or_default().push(m);
+    }
+    html! {
+        h2 { "Queue" }
+        dl.facts.counts {
+            dt { "Matches queued" } dd #queued { (c.queued) }
+            dt { "Matches running" } dd #running { (c.running) }
+            dt { "Matches done" } dd #done { (c.done) }
+            dt { "Matches failed" } dd #failed { (c.failed) }
+            dt { "Versions waiting for their check" } dd { (c.pending_versions) }
+            dt { "Versions being checked" } dd { (c.checking_versions) }
+            dt { "Hands per second (last minute)" }
+            dd #hands-per-second { (format!("{:.1}", c.hands_last_minute as f64 / 60.0)) }
+            dt { "Hands in all" } dd { (c.hands_total) }
+            dt { "Board" } dd { "generation " (b.generation) }
+        }
+        h2 { "Workers" }
+        @if workers.is_empty() { p.muted { "No match is being played." } }
+        @else {
+            table.workers {
+                thead { tr { th { "Worker" } th { "Match" } th { "Bots" } th { "Preset" } th { "Started" } } }
+                tbody { @for (w, ms) in &workers { @for m in ms { tr {
+                    td { (w) }
+                    td { a href={ "/matches/" (m.id) } { "#" (m.id) } }
+                    td { (version_link(b, m.a)) " vs " (version_link(b, m.b)) }
+                    td { (m.preset) }
+                    td { @if let Some(t) = m.started_at { (when(t)) } }
+                } } } }
+            }
+        }
+    }
+}
