@@ -46,13 +46,16 @@ async fn main() {
         std::process::exit(2);
     }
     let url = args[1].strip_prefix("http://").expect("an http:// URL");
-    let (host, path) = url.split_once('/').map_or((url, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let (host, path) = url
+        .split_once('/')
+        .map_or((url, "/".to_string()), |(h, p)| (h, format!("/{p}")));
     let rate: f64 = args[2].parse().expect("RATE");
     let secs: f64 = args[3].parse().expect("SECONDS");
     let conns: usize = args.get(4).map_or(8, |c| c.parse().expect("CONNECTIONS"));
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate);
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/html\r\n\r\n").into_bytes();
+    let req =
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/html\r\n\r\n").into_bytes();
     let start = Instant::now() + Duration::from_millis(200);
     let mut tasks = Vec::new();
     for c in 0..conns {
