@@ -197,3 +197,25 @@ fn nobody_plays_alone_or_retired_and_nothing_without_two_versions() {
         next(&s, &es, &recs, &busy, 7)
     );
 }
+
+#[test]
+fn a_retired_predecessor_still_plays_its_successor_head_to_head_and_nothing_else() {
+    // The service retires a version the moment its successor becomes active.
+    let (s, mut es, recs) = with_successor(0.0, 30.0, 2);
+    es.iter_mut().find(|e| e.id == 12).unwrap().active = false;
+    let ps = next(&s, &es, &recs, &[], 2);
+    assert_eq!(
+        ps,
+        vec![Pairing::new("x", 12, 21), Pairing::new("y", 12, 21)]
+    );
+    let ps = next(&s, &es, &recs, &[], 30);
+    for p in &ps {
+        assert!(!p.involves(12) || p.involves(21), "{p:?}");
+    }
+    // Decided: the retired version plays no more.
+    let (s, mut es, recs) = with_successor(80.0, 5.0, 2);
+    es.iter_mut().find(|e| e.id == 12).unwrap().active = false;
+    assert!(next(&s, &es, &recs, &[], 30)
+        .iter()
+        .all(|p| !p.involves(12)));
+}

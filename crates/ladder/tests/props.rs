@@ -149,7 +149,15 @@ proptest! {
         }
         for p in &ps {
             prop_assert!(p.a < p.b);
-            prop_assert!(active.contains(&p.a) && active.contains(&p.b));
+            // Both active, or an active version and the retired one it replaced (their
+            // head-to-head).
+            let h2h = |x: i64, y: i64| {
+                active.contains(&x)
+                    && es.iter().any(|e| e.id == x && e.predecessor == Some(y))
+            };
+            prop_assert!(
+                (active.contains(&p.a) && active.contains(&p.b)) || h2h(p.a, p.b) || h2h(p.b, p.a)
+            );
             prop_assert!(PRESETS.contains(&p.preset.as_str()));
         }
         prop_assert_eq!(next(&s, &es, &recs, &busy, count), ps.clone());

@@ -48,7 +48,7 @@ impl Plan<'_> {
                 }
                 if let Some(u) = self.vers[v].predecessor.filter(|_| self.vers[v].undecided) {
                     let inflight = self.pair_flight(p, v, u);
-                    if self.schedulable(u, caps)
+                    if self.h2h_schedulable(u, caps)
                         && inflight == 0
                         && self.h2h[p][v] < self.settings.head_to_head_cap
                     {

@@ -10,7 +10,8 @@
 //!    expected strength (its own rating in the preset, else its predecessor's there, else its
 //!    overall rating, else its predecessor's, else 0), else a rated version, else the
 //!    predecessor, else any reference or version;
-//! 1. **head-to-head**: a version against its active predecessor while [`compare`] says
+//! 1. **head-to-head**: a version against its predecessor (active or retired: the new version
+//!    retires it) while [`compare`] says
 //!    `NotYetKnown`, one match in flight per preset at a time, at most `head_to_head_cap` per
 //!    preset;
 //! 2. **needy** versions: provisional, or *behind* (fewer than half the average matches of the
@@ -144,7 +145,9 @@ impl<'a> Plan<'a> {
                 let predecessor = e
                     .predecessor
                     .and_then(|p| at.get(&p).copied())
-                    .filter(|&p| p != i && es[p].active);
+                    // A retired predecessor still plays its active successor head to head:
+                    // the successor's page says whether it is better.
+                    .filter(|&p| p != i && e.active);
                 let mut undecided = false;
                 if let Some(p) = predecessor {
                     let own: Vec<Record> = records
@@ -250,5 +253,12 @@ impl<'a> Plan<'a> {
 
     fn schedulable(&self, v: usize, caps: bool) -> bool {
         self.vers[v].active && !(caps && self.capped(v))
+    }
+
+    /// Whether `v` may play a head-to-head match against its successor: retired or not (a new
+    /// version retires the one it replaces, which keeps playing it until their comparison is
+    /// decided or capped).
+    fn h2h_schedulable(&self, v: usize, caps: bool) -> bool {
+        !(caps && self.capped(v))
     }
 }
