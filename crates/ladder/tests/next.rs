@@ -219,3 +219,34 @@ fn a_retired_predecessor_still_plays_its_successor_head_to_head_and_nothing_else
         .iter()
         .all(|p| !p.involves(12)));
 }
+
+#[test]
+fn references_among_themselves_take_fair_turns_however_noisy_a_pair() {
+    // Measured before: a pair far noisier than the median soaked up the whole ladder.
+    let s = settings(&["x", "y"]);
+    let es = vec![reference(1), reference(2), reference(3)];
+    let mut recs = Vec::new();
+    for p in ["x", "y"] {
+        for (a, b) in [(1, 2), (1, 3), (2, 3)] {
+            let se = if (p, a, b) == ("x", 1, 2) {
+                1000.0
+            } else {
+                10.0
+            };
+            for _ in 0..2 {
+                recs.push(rec(p, a, b, 5.0, se));
+            }
+        }
+    }
+    let ps = next(&s, &es, &recs, &[], 12);
+    assert_eq!(ps.len(), 12);
+    for p in ["x", "y"] {
+        for (a, b) in [(1, 2), (1, 3), (2, 3)] {
+            let n = ps
+                .iter()
+                .filter(|q| q.preset == p && q.a == a && q.b == b)
+                .count();
+            assert_eq!(n, 2, "{p} {a}-{b}: {ps:?}");
+        }
+    }
+}

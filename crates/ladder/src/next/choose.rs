@@ -150,7 +150,7 @@ impl Plan<'_> {
                 let c = &self.cov[p];
                 let (saa, sbb, sab) = (c[a * m + a], c[b * m + b], c[a * m + b]);
                 let q = (saa + sbb - 2.0 * sab).max(0.0);
-                let w = self.w[p];
+                let w = self.weight(p, i, j);
                 let d = 1.0 + w * q;
                 let (si, sj) = (saa - sab, sbb - sab);
                 (w * si * si / d, w * sj * sj / d, w * q * q / d)
@@ -203,6 +203,17 @@ impl Plan<'_> {
             (false, true) => load(i),
             (false, false) => load(i).min(load(j)),
         };
+        if class == 4 {
+            // References among themselves: a fair turn for every pair and preset.
+            return Some(Cand {
+                class,
+                primary: f64::from(self.pair_played(p, i, j)),
+                secondary: -diff,
+                p,
+                i,
+                j,
+            });
+        }
         Some(Cand {
             class,
             primary: -diff * weight,
