@@ -61,6 +61,16 @@ pub enum Command {
     /// ladder.
     #[command(after_long_help = UPLOAD_HELP, after_help = UPLOAD_HELP)]
     Upload(UploadArgs),
+    /// The arena as a service: a database in DIR, a continuous ladder, uploads, a live web
+    /// leaderboard with bot pages and a hand viewer.
+    #[command(after_long_help = crate::args_service::SERVE_HELP, after_help = crate::args_service::SERVE_HELP)]
+    Serve(crate::args_service::ServeArgs),
+    /// Accounts of a service and their API tokens.
+    #[command(subcommand, after_long_help = crate::args_service::TOKEN_HELP, after_help = crate::args_service::TOKEN_HELP)]
+    Token(crate::args_service::TokenCommand),
+    /// An online backup of a service's database.
+    #[command(after_long_help = crate::args_service::BACKUP_HELP, after_help = crate::args_service::BACKUP_HELP)]
+    Backup(crate::args_service::BackupArgs),
 }
 
 const UPLOAD_HELP: &str = r#"FOLDER is a bot folder with its manifest, bot.toml, at the top (or that bot.toml). It is

@@ -1,1 +1,149 @@
-//! (being written)
+//! Workers: the two jobs of the service that run bots — the **check** of an uploaded version
+//! (unpack its bundle, build it and play a short match in every preset of the ladder, all in the
+//! jail) and a ladder **match** (a duplicate, luck-adjusted heads-up match between two versions).
+//!
+//! A job and its result are plain serializable data ([`Job`], [`JobResult`]): the service
+//! hands jobs to local threads today and, on many machines, through a message queue; the worker
+//! needs only the data folder's files (bundles by hash, the service's secret) and writes only
+//! beneath it. Running a job is synchronous ([`run`]): the referee has its own threads and the
+//! jail its own processes.
+
+mod check;
+mod play;
+
+use serde::{Deserialize, Serialize};
+
+pub use check::check;
+pub use play::{deck_salt, play};
+
+/// A version as a worker needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRef {
+    pub version: i64,
+    /// How it is shown in hand histories (`name` or `name.vN`).
+    pub label: String,
+    /// A built-in bot's name; empty for an uploaded bundle (then `sha256` names it).
+    pub builtin: String,
+    pub sha256: String,
+}
+
+/// Work for a worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Job {
+    /// Unpack, build and check a version in every preset.
+    Check { bot: BotRef, presets: Vec<String> },
+    /// Play match `id`.
+    Play {
+        id: i64,
+        preset: String,
+        seed: i64,
+        hands: i64,
+        a: BotRef,
+        b: BotRef,
+    },
+}
+
+/// What came of a job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JobResult {
+    Checked {
+        version: i64,
+        fit: bool,
+        log: String,
+    },
+    Played {
+        id: i64,
+        outcome: Outcome,
+    },
+    /// The match could not be played (a failure of the house, not of a bot: a bot's faults are
+    /// part of a played match).
+    Failed {
+        id: i64,
+        error: String,
+    },
+}
+
+/// A finished match's result, as the store keeps it.
+pub type Outcome = OutcomeData;
+
+/// [`pitboss_store::Outcome`] in a serializable form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeData {
+    pub units: i64,
+    pub played: i64,
+    pub mean: f64,
+    pub se: f64,
+    pub raw_mean: f64,
+    pub elapsed_ms: i64,
+    pub a_stats: String,
+    pub b_stats: String,
+    pub history: String,
+}
+
+impl From<OutcomeData> for pitboss_store::Outcome {
+    fn from(o: OutcomeData) -> pitboss_store::Outcome {
+        pitboss_store::Outcome {
+            units: o.units,
+            played: o.played,
+            mean: o.mean,
+            se: o.se,
+            raw_mean: o.raw_mean,
+            elapsed_ms: o.elapsed_ms,
+            a_stats: o.a_stats,
+            b_stats: o.b_stats,
+            history: o.history,
+        }
+    }
+}
+
+/// How a worker plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The data folder's files.
+    pub files: pitboss_store::Files,
+    /// The service's secret (deck salts derive from it).
+    pub secret: String,
+    /// Bots in the jail (always, except in tests of machines without one).
+    pub sandbox: bool,
+    /// Luck-adjusted results (the ladder rates on them).
+    pub luck_adjust: bool,
+    /// Referee threads per match.
+    pub threads: usize,
+    /// Hands of the check's match in each preset.
+    pub check_hands: u64,
+    /// Keep the match's hand history (zstd PHH) for the hand viewer ...
+    pub history: bool,
+    /// ... of its first this many hands.
+    pub history_hands: u64,
+}
+
+/// Runs one job to its end.
+pub fn run(s: &Settings, job: &Job) -> JobResult {
+    match job {
+        Job::Check { bot, presets } => {
+            let (fit, log) = check(s, bot, presets);
+            JobResult::Checked {
+                version: bot.version,
+                fit,
+                log,
+            }
+        }
+        Job::Play {
+            id,
+            preset,
+            seed,
+            hands,
+            a,
+            b,
+        } => match play(s, *id, preset, *seed, *hands, a, b) {
+            Ok(outcome) => JobResult::Played { id: *id, outcome },
+            Err(error) => JobResult::Failed { id: *id, error },
+        },
+    }
+}
+
+/// The folder an uploaded version is unpacked and built in (`versions/<id>/bot`), and its
+/// manifest.
+pub fn bot_dir(files: &pitboss_store::Files, version: i64) -> std::path::PathBuf {
+    files.version_dir(version).join("bot")
+}

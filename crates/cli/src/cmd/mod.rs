@@ -11,6 +11,7 @@ pub mod phh;
 pub mod play;
 pub mod report;
 pub mod run;
+pub mod serve;
 pub mod submit;
 pub mod tournament;
 pub mod upload;
@@ -41,6 +42,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Phh(PhhCommand::Show(args)) => phh::show(&args.file, args.hand, args.compact)?,
         Command::Check(args) => check::run(args)?,
         Command::Upload(args) => upload::run(args)?,
+        Command::Serve(args) => serve::serve(args)?,
+        Command::Token(cmd) => serve::token(cmd)?,
+        Command::Backup(args) => serve::backup(args)?,
     }
     Ok(())
 }

@@ -1,0 +1,77 @@
+//! Where jobs run. The scheduler sees only [`Workers`]: how many jobs it may hand out at once and
+//! a way to hand one out, with the result coming back on a channel. Local threads today
+//! ([`LocalWorkers`]); a message queue with workers on other machines is another implementation
+//! of the same two methods, not another scheduler.
+
+use std::sync::Arc;
+
+use pitboss_worker::{Job, JobResult, Settings};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// Something that runs jobs.
+pub trait Workers: Send + Sync + 'static {
+    /// Jobs that may run at once.
+    fn capacity(&self) -> usize;
+    /// Starts `job`; its result is sent on `done` (always exactly one result per job).
+    fn submit(&self, job: Job, done: UnboundedSender<JobResult>);
+    /// A one-line description for the operator's page.
+    fn describe(&self) -> String;
+}
+
+/// Jobs on threads of this process (the jail gives each bot its own processes).
+pub struct LocalWorkers {
+    settings: Arc<Settings>,
+    slots: usize,
+}
+
+impl LocalWorkers {
+    pub fn new(settings: Settings, slots: usize) -> LocalWorkers {
+        LocalWorkers {
+            settings: Arc::new(settings),
+            slots: slots.max(1),
+        }
+    }
+}
+
+impl Workers for LocalWorkers {
+    fn capacity(&self) -> usize {
+        self.slots
+    }
+
+    fn submit(&self, job: Job, done: UnboundedSender<JobResult>) {
+        let s = self.settings.clone();
+        tokio::task::spawn_blocking(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pitboss_worker::run(&s, &job)
+            }));
+            let r = r.unwrap_or_else(|p| {
+                let why = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "a panic".into());
+                match &job {
+                    Job::Check { bot, .. } => JobResult::Checked {
+                        version: bot.version,
+                        fit: false,
+                        log: format!("PROBLEM: the check itself failed ({why})"),
+                    },
+                    Job::Play { id, .. } => JobResult::Failed {
+                        id: *id,
+                        error: format!("the worker failed: {why}"),
+                    },
+                }
+            });
+            let _ = done.send(r);
+        });
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{} local worker slot(s), {} referee thread(s) per match, jail {}",
+            self.slots,
+            self.settings.threads,
+            if self.settings.sandbox { "on" } else { "OFF" }
+        )
+    }
+}

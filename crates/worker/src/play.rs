@@ -1,0 +1,163 @@
+//! A ladder match: duplicate (every deal from both seats, so the cards cancel out), luck-adjusted
+//! (the ladder rates on the adjusted result, whose variance is several times smaller), with the
+//! deck salted from the service's secret and the match's seed — so a match re-run after a crash
+//! deals the very same cards, and nobody who learns a seed can deal them.
+
+use pitboss_arena::{run_match, MatchConfig, MatchFile};
+use pitboss_cards::Salt;
+use pitboss_external::{ExternalFactory, ExternalOptions};
+use sha2::{Digest, Sha256};
+
+use crate::{bot_dir, BotRef, Outcome, Settings};
+
+/// The deck salt of the match with `seed`.
+pub fn deck_salt(secret: &str, seed: i64) -> Salt {
+    let mut h = Sha256::new();
+    h.update(b"pitboss service deck salt\0");
+    h.update(secret.as_bytes());
+    h.update(seed.to_le_bytes());
+    Salt(h.finalize().into())
+}
+
+fn spec(s: &Settings, b: &BotRef) -> String {
+    if b.builtin.is_empty() {
+        bot_dir(&s.files, b.version)
+            .join("bot.toml")
+            .display()
+            .to_string()
+    } else {
+        b.builtin.clone()
+    }
+}
+
+/// Mean and standard error of per-unit values from their count, sum and sum of squares.
+fn mean_se(n: u64, sum: f64, sq: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let nf = n as f64;
+    let mean = sum / nf;
+    if n < 2 {
+        return (mean, 0.0);
+    }
+    let var = ((sq - sum * sum / nf) / (nf - 1.0)).max(0.0);
+    (mean, (var / nf).sqrt())
+}
+
+/// Plays match `id`.
+///
+/// # Errors
+/// A message when the match cannot be set up or its files written (a bot's faults are not
+/// errors: they are in its statistics).
+pub fn play(
+    s: &Settings,
+    id: i64,
+    preset: &str,
+    seed: i64,
+    hands: i64,
+    a: &BotRef,
+    b: &BotRef,
+) -> Result<Outcome, String> {
+    let out = s.files.match_dir(id);
+    if out.exists() {
+        // A run cut short by a kill: played again from its seed, from nothing.
+        std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let file = MatchFile {
+        game: Some(preset.to_string()),
+        bots: Some(vec![spec(s, a), spec(s, b)]),
+        hands: Some(hands as u64),
+        seed: Some(seed as u64),
+        salt: Some(deck_salt(&s.secret, seed)),
+        duplicate: Some(true),
+        threads: Some(s.threads),
+        out: Some(out.clone()),
+        history: Some(s.history),
+        zstd: Some(true),
+        sandbox: Some(s.sandbox),
+        luck_adjust: Some(s.luck_adjust),
+        ..MatchFile::default()
+    };
+    let mut cfg = MatchConfig::from_file(file, |_| out.clone()).map_err(|e| e.to_string())?;
+    cfg.names = vec![a.label.clone(), b.label.clone()];
+    cfg.history_hands = Some(s.history_hands);
+    let factory = ExternalFactory::new(
+        &cfg.bots,
+        pitboss_bots::builtin,
+        &ExternalOptions::from_config(&cfg),
+    )
+    .map_err(|e| e.to_string())?;
+    let res = run_match(&cfg, &factory, &mut |_, _| {}).map_err(|e| e.to_string())?;
+    drop(factory);
+    let st = &res.stats.bots[0];
+    let unit = res.rows[0].unit as f64;
+    // Per unit, in mbb/hand: a unit is one deal from both seats (2 hands).
+    let per = 2.0 * unit;
+    let (raw, _) = mean_se(
+        st.units,
+        st.unit_net as f64 * 1000.0 / per,
+        st.unit_sq as f64 * 1e6 / (per * per),
+    );
+    let (mean, se) = if s.luck_adjust && st.adj_hands == st.hands && st.hands > 0 {
+        // Thousandths of a chip: already milli.
+        mean_se(
+            st.units,
+            st.adj_unit_net as f64 / per,
+            st.adj_unit_sq as f64 / (per * per),
+        )
+    } else {
+        mean_se(
+            st.units,
+            st.unit_net as f64 * 1000.0 / per,
+            st.unit_sq as f64 * 1e6 / (per * per),
+        )
+    };
+    let history = if s.history {
+        let from = out.join(pitboss_arena::runner::history_phhs_name(&cfg));
+        let rel = pitboss_store::Files::history_rel(id);
+        let to = s.files.root().join(&rel);
+        std::fs::rename(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
+        rel
+    } else {
+        String::new()
+    };
+    let json = |x| serde_json::to_string(x).expect("statistics serialize");
+    let outcome = Outcome {
+        units: st.units as i64,
+        played: res.hands as i64,
+        mean,
+        se,
+        raw_mean: raw,
+        elapsed_ms: res.elapsed.as_millis() as i64,
+        a_stats: json(&res.stats.bots[0]),
+        b_stats: json(&res.stats.bots[1]),
+        history,
+    };
+    // The folder held the match's config (with its salt) and the bots' logs: gone, now that
+    // the result and the history are kept.
+    let _ = std::fs::remove_dir_all(&out);
+    Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_standard_error_match_a_direct_computation() {
+        let xs = [3.0, -1.0, 4.0, 1.0, -5.0];
+        let n = xs.len() as f64;
+        let m = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+        let (mm, se) = mean_se(5, xs.iter().sum(), xs.iter().map(|x| x * x).sum());
+        assert!((mm - m).abs() < 1e-12);
+        assert!((se - (var / n).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn salts_differ_by_seed_and_secret() {
+        assert_ne!(deck_salt("a", 1).0, deck_salt("a", 2).0);
+        assert_ne!(deck_salt("a", 1).0, deck_salt("b", 1).0);
+        assert_eq!(deck_salt("a", 1).0, deck_salt("a", 1).0);
+    }
+}
