@@ -60,8 +60,8 @@ pub fn page(title: &str, generation: Option<u64>, css: &[&str], body: Markup) ->
 }
 
 /// An HTML fragment (the answer to `?fragment=`).
-pub fn fragment(html: &str) -> Response {
-    Html(html.to_string()).into_response()
+pub fn fragment(html: impl Into<axum::body::Bytes>) -> Response {
+    Html(html.into()).into_response()
 }
 
 /// The fallback: 404.
