@@ -30,7 +30,7 @@ pub struct ServeArgs {
     /// Jobs (matches, checks) at once [default: ladder.toml's `workers`, else one per core].
     #[arg(long)]
     pub workers: Option<usize>,
-    /// Hands per ladder match [default: ladder.toml's `hands_per_match`, else 4000].
+    /// Hands per ladder match [default: ladder.toml's `hands_per_match`, else 20000].
     #[arg(long)]
     pub hands_per_match: Option<u64>,
     /// Run uploaded bots without the jail (only for bots you wrote yourself).

@@ -82,7 +82,7 @@ impl ServeConfig {
             references: f
                 .references
                 .unwrap_or_else(|| pitboss_bots::NAMES.iter().map(|s| s.to_string()).collect()),
-            hands_per_match: f.hands_per_match.unwrap_or(4000),
+            hands_per_match: f.hands_per_match.unwrap_or(20_000),
             workers: f.workers.unwrap_or(cores),
             threads_per_match: f.threads_per_match.unwrap_or(1),
             ranked_halfwidth: f.ranked_halfwidth.unwrap_or(60.0),

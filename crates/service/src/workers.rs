@@ -18,6 +18,18 @@ pub trait Workers: Send + Sync + 'static {
     fn describe(&self) -> String;
 }
 
+/// The nice value of worker threads (0 is the web server's).
+pub const WORKER_NICE: i32 = 10;
+
+fn lower_priority() {
+    // SAFETY: setpriority on this thread's id (Linux: nice is per thread, inherited by the
+    // threads and processes it starts); a failure only leaves the priority as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid, WORKER_NICE);
+    }
+}
+
 /// Jobs on threads of this process (the jail gives each bot its own processes).
 pub struct LocalWorkers {
     settings: Arc<Settings>,
@@ -40,30 +52,39 @@ impl Workers for LocalWorkers {
 
     fn submit(&self, job: Job, done: UnboundedSender<JobResult>) {
         let s = self.settings.clone();
-        tokio::task::spawn_blocking(move || {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pitboss_worker::run(&s, &job)
-            }));
-            let r = r.unwrap_or_else(|p| {
-                let why = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "a panic".into());
-                match &job {
-                    Job::Check { bot, .. } => JobResult::Checked {
-                        version: bot.version,
-                        fit: false,
-                        log: format!("PROBLEM: the check itself failed ({why})"),
-                    },
-                    Job::Play { id, .. } => JobResult::Failed {
-                        id: *id,
-                        error: format!("the worker failed: {why}"),
-                    },
-                }
+        // A thread of its own at a lower priority (its referee threads and bots inherit it): the
+        // web server's threads come first, so pages answer in milliseconds however busy the
+        // ladder keeps the cores.
+        let spawned = std::thread::Builder::new()
+            .name("pitboss-worker".into())
+            .spawn(move || {
+                lower_priority();
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    pitboss_worker::run(&s, &job)
+                }));
+                let r = r.unwrap_or_else(|p| {
+                    let why = p
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "a panic".into());
+                    match &job {
+                        Job::Check { bot, .. } => JobResult::Checked {
+                            version: bot.version,
+                            fit: false,
+                            log: format!("PROBLEM: the check itself failed ({why})"),
+                        },
+                        Job::Play { id, .. } => JobResult::Failed {
+                            id: *id,
+                            error: format!("the worker failed: {why}"),
+                        },
+                    }
+                });
+                let _ = done.send(r);
             });
-            let _ = done.send(r);
-        });
+        if let Err(e) = spawned {
+            tracing::error!("cannot start a worker thread: {e}");
+        }
     }
 
     fn describe(&self) -> String {

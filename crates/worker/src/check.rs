@@ -70,6 +70,14 @@ fn check_inner(
         un.files,
         un.bytes
     );
+    // The bundle's folder is made private (0700); the jail runs the bot under a uid of its
+    // own, which must enter it. Its parents stay private: the jail shows the bot this folder
+    // alone, and other users of the machine see nothing of `versions/`.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     let manifest = dir.join("bot.toml");
     if !manifest.is_file() {
         return Err("the bundle has no bot.toml at its root (pack the bot's folder itself)".into());
