@@ -2,7 +2,7 @@
 # Headless-browser tests of the web pages (crates/web/browser/*.test.mjs), on Debian's Chromium
 # driven by playwright-core (which downloads no browser). Installs what is missing: chromium
 # (apt-get, as root), Node.js, the npm packages of crates/web/browser (from its package-lock.json);
-# builds the page generator with cargo --release; runs the tests.
+# builds the page generator and the pitboss binary with cargo --release; runs the tests.
 #
 # Usage: scripts/browser_tests.sh [--filter TEXT] [FILE.test.mjs ...]
 # Environment: CHROMIUM (default /usr/bin/chromium); BROWSER_OUT, where screenshots and pages go
@@ -36,5 +36,7 @@ command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || apt_install
 )
 
 cargo build --release -q -p pitboss-phh --example viewer_page
-export VIEWER_PAGE_PREBUILT=1
+# service.test.mjs runs the real `pitboss serve` on a fresh folder.
+cargo build --release -q -p pitboss-cli
+export VIEWER_PAGE_PREBUILT=1 PITBOSS_PREBUILT=1
 exec node crates/web/browser/run.mjs "$@"

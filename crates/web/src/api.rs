@@ -48,12 +48,8 @@ fn rows(b: &Board, rows: &[RatingRow]) -> Value {
     )
 }
 
-fn json_text(text: &str) -> Response {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        text.to_string(),
-    )
-        .into_response()
+fn json_text(text: axum::body::Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
 /// `GET /api/leaderboard[?preset=P]`: one table, or (without `preset`) every table.
@@ -77,7 +73,7 @@ pub async fn leaderboard(
                 })
                 .to_string()
             });
-            Ok(json_text(&text))
+            Ok(json_text(text))
         }
         None => {
             let text = ctx.cached("api:leaderboard", |b| {
@@ -96,7 +92,7 @@ pub async fn leaderboard(
                 })
                 .to_string()
             });
-            Ok(json_text(&text))
+            Ok(json_text(text))
         }
     }
 }

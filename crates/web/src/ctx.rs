@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use axum::body::Bytes;
+
 use crate::auth::Keys;
 use crate::phh_cache::PhhCache;
 use crate::{AppState, Board};
@@ -12,7 +14,7 @@ pub(crate) struct Ctx {
     pub app: AppState,
     pub keys: Keys,
     pub phh: PhhCache,
-    rendered: Mutex<HashMap<String, (u64, Arc<String>)>>,
+    rendered: Mutex<HashMap<String, (u64, Bytes)>>,
 }
 
 /// Entries kept in the rendered cache before it is emptied (keys are per preset and bot, and a
@@ -35,15 +37,16 @@ impl Ctx {
         self.app.board.borrow().clone()
     }
 
-    /// `render(board)` for the current board, computed once per generation and `key`.
-    pub fn cached(&self, key: &str, render: impl FnOnce(&Board) -> String) -> Arc<String> {
+    /// `render(board)` for the current board, computed once per generation and `key` (shared
+    /// bytes: an answer copies nothing).
+    pub fn cached(&self, key: &str, render: impl FnOnce(&Board) -> String) -> Bytes {
         let board = self.board();
         if let Some((g, html)) = self.lock().get(key) {
             if *g == board.generation {
                 return html.clone();
             }
         }
-        let html = Arc::new(render(&board));
+        let html = Bytes::from(render(&board));
         let mut map = self.lock();
         if map.len() >= MAX_RENDERED {
             map.clear();
@@ -52,7 +55,7 @@ impl Ctx {
         html
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, Arc<String>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, Bytes)>> {
         // A panic while holding the lock leaves a map of finished entries: still good.
         self.rendered.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -228,3 +228,27 @@ async fn the_operator_page_and_status() {
     assert_eq!(j["queue"]["failed"], 1);
     assert_eq!(j["queue"]["hands_total"], 2);
 }
+
+#[tokio::test]
+async fn the_leaderboards_need_no_database() {
+    // Rendered from the board alone: with the database closed they still answer, while a page
+    // that reads the database fails (so the closing is real).
+    let w = world().await;
+    w.store.close().await;
+    for uri in [
+        "/".to_string(),
+        "/?fragment=board".into(),
+        format!("/presets/{}", PRESETS[0]),
+        "/api/leaderboard".into(),
+        format!("/api/leaderboard?preset={}", PRESETS[1]),
+    ] {
+        let a = get(&w.app, &uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.body);
+    }
+    let a = get(&w.app, "/operator").await;
+    assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(
+        !a.body.contains("pitboss.db"),
+        "internal errors name no path"
+    );
+}

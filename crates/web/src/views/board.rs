@@ -17,7 +17,7 @@ use crate::error::{PageError, WebError};
 /// `/`.
 pub async fn home(State(ctx): State<Arc<Ctx>>, Query(f): Query<Fragment>) -> Response {
     if f.fragment.is_some() {
-        return fragment(&ctx.cached("home#board", home_live));
+        return fragment(ctx.cached("home#board", home_live));
     }
     let html = ctx.cached("home", |b| {
         let live = home_live(b);
@@ -32,7 +32,7 @@ pub async fn home(State(ctx): State<Arc<Ctx>>, Query(f): Query<Fragment>) -> Res
         )
         .0
     });
-    axum::response::Html(html.as_str().to_string()).into_response()
+    axum::response::Html(html).into_response()
 }
 
 fn home_live(b: &Board) -> String {
@@ -64,9 +64,7 @@ pub async fn preset(
     }
     let live_key = format!("preset#{preset}");
     if f.fragment.is_some() {
-        return Ok(fragment(
-            &ctx.cached(&live_key, |b| preset_live(b, &preset)),
-        ));
+        return Ok(fragment(ctx.cached(&live_key, |b| preset_live(b, &preset))));
     }
     let html = ctx.cached(&format!("preset:{preset}"), |b| {
         let live = preset_live(b, &preset);
@@ -82,7 +80,7 @@ pub async fn preset(
         )
         .0
     });
-    Ok(axum::response::Html(html.as_str().to_string()).into_response())
+    Ok(axum::response::Html(html).into_response())
 }
 
 fn preset_live(b: &Board, preset: &str) -> String {

@@ -77,7 +77,7 @@ pub async fn page(
     let board = ctx.board();
     let live = live(&board, &data).into_string();
     if f.fragment.is_some() {
-        return Ok(fragment(&live));
+        return Ok(fragment(live));
     }
     let viewer = crate::auth::session(&ctx, &headers).await?;
     let owner = matches!((&viewer, data.bot.owner), (Some((a, _)), Some(o)) if a.id == o);

@@ -36,6 +36,8 @@ pub fn page(title: &str, generation: Option<u64>, css: &[&str], body: Markup) ->
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · Pitboss" }
+                // No icon to fetch (a 404 per page otherwise).
+                link rel="icon" href="data:,";
                 link rel="stylesheet" href="/assets/style.css";
                 @for c in css { link rel="stylesheet" href=(c); }
             }
@@ -58,8 +60,8 @@ pub fn page(title: &str, generation: Option<u64>, css: &[&str], body: Markup) ->
 }
 
 /// An HTML fragment (the answer to `?fragment=`).
-pub fn fragment(html: &str) -> Response {
-    Html(html.to_string()).into_response()
+pub fn fragment(html: impl Into<axum::body::Bytes>) -> Response {
+    Html(html.into()).into_response()
 }
 
 /// The fallback: 404.

@@ -23,7 +23,7 @@ pub async fn page(
     let board = ctx.board();
     let live = live(&board, &counts, &flying).into_string();
     if f.fragment.is_some() {
-        return Ok(fragment(&live));
+        return Ok(fragment(live));
     }
     let body = html! {
         h1 { "Operator" }

@@ -46,8 +46,8 @@ pub fn chart(b: &Board, versions: &[Version]) -> Markup {
             aria-label="Rating over time, mbb/hand" {
             line x1=(PAD) x2=(W - PAD) y1=(y(0.0)) y2=(y(0.0)) stroke="#9aa3b2"
                 stroke-dasharray="4 4" {}
-            text x="2" y=(y(hi) + 4.0) fill="#5b6475" { (format!("{hi:+.0}")) }
-            text x="2" y=(y(lo) + 4.0) fill="#5b6475" { (format!("{lo:+.0}")) }
+            @if hi > span_y * 0.08 { text x="2" y=(y(hi) + 4.0) fill="#5b6475" { (format!("{hi:+.0}")) } }
+            @if lo < -span_y * 0.08 { text x="2" y=(y(lo) + 4.0) fill="#5b6475" { (format!("{lo:+.0}")) } }
             text x="2" y=(y(0.0) + 4.0) fill="#5b6475" { "0" }
             @for (i, (v, h)) in lines.iter().enumerate() {
                 @let c = COLOURS[i % COLOURS.len()];
@@ -56,6 +56,11 @@ pub fn chart(b: &Board, versions: &[Version]) -> Markup {
                 @let line: Vec<String> = h.iter().map(|p| pair(p.at, p.rating)).collect();
                 polygon points=(band.join(" ")) fill=(c) fill-opacity="0.12" stroke="none" {}
                 polyline points=(line.join(" ")) fill="none" stroke=(c) stroke-width="2" {}
+                @for p in h.iter() {
+                    circle cx=(format!("{:.1}", x(p.at))) cy=(format!("{:.1}", y(p.rating))) r="2.5" fill=(c) {
+                        title { (v.label()) " " (format!("{:+.1}", p.rating)) " mbb/hand" }
+                    }
+                }
                 text x=(W - PAD - 90.0) y=(PAD + 12.0 * i as f64) fill=(c) { (v.label()) }
             }
         }
