@@ -22,6 +22,7 @@ pub struct LadderFile {
     pub luck_adjust: Option<bool>,
     pub uploads_per_hour: Option<i64>,
     pub max_bundle_mb: Option<i64>,
+    pub plan: Option<bool>,
 }
 
 /// The validated settings.
@@ -46,6 +47,10 @@ pub struct ServeConfig {
     pub sandbox: bool,
     pub uploads_per_hour: i64,
     pub max_bundle_bytes: i64,
+    /// Whether the scheduler plans ladder matches (`ladder.toml`: `plan = false` makes it play
+    /// only the matches already queued in the store: a fixed list, for tests and benchmarks
+    /// that compare runs on the same seeds).
+    pub plan: bool,
 }
 
 impl ServeConfig {
@@ -92,6 +97,7 @@ impl ServeConfig {
             sandbox: true,
             uploads_per_hour: f.uploads_per_hour.unwrap_or(20),
             max_bundle_bytes: f.max_bundle_mb.unwrap_or(64) << 20,
+            plan: f.plan.unwrap_or(true),
         };
         c.validate(&path)?;
         Ok(c)

@@ -75,8 +75,22 @@ pub async fn serve(
 ) -> Result<(), ServiceError> {
     let store = open_store(&cfg).await?;
     let ws = worker_settings(&cfg)?;
-    let files = ws.files.clone();
     let workers: Arc<dyn workers::Workers> = Arc::new(workers::LocalWorkers::new(ws, cfg.workers));
+    serve_with(cfg, store, workers, ready).await
+}
+
+/// [`serve`] with the store and the workers given: `pitboss serve --queue` hands its jobs to
+/// workers on other machines (the crate `pitboss-queue`) and plays nothing itself.
+///
+/// # Errors
+/// When the files or the listening address cannot be had.
+pub async fn serve_with(
+    cfg: ServeConfig,
+    store: Store,
+    workers: Arc<dyn workers::Workers>,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServiceError> {
+    let files = Files::new(&cfg.data)?;
     let (tx, rx) = tokio::sync::watch::channel(Arc::new(Board::default()));
     let wake = Arc::new(tokio::sync::Notify::new());
     let mut sched = scheduler::Scheduler::new(

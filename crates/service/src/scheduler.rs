@@ -212,7 +212,7 @@ impl Scheduler {
                 );
                 continue;
             }
-            if !self.plan(cap - self.busy()).await? {
+            if !self.cfg.plan || !self.plan(cap - self.busy()).await? {
                 break;
             }
         }

@@ -25,9 +25,11 @@ macro_rules! safe {
 mod files;
 mod matches;
 mod model;
+mod notes;
 mod tokens;
 mod versions;
 mod web_reads;
+mod worker_tokens;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

@@ -94,8 +94,10 @@ impl Store {
         }
     }
 
-    /// Records the result of a running match (running → done) and says whether it counted:
-    /// `false` when the match was not running (finished already, or re-queued).
+    /// Records the result of a match (running or queued → done) and says whether it counted:
+    /// `false` when the match was finished already (done or failed). A queued match takes it too:
+    /// with workers on a queue, a result played before a server restart may arrive after the
+    /// restart re-queued its match; it is the result of the same seed, and counts once.
     ///
     /// # Errors
     /// On a database failure.
@@ -103,7 +105,7 @@ impl Store {
         let done = sqlx::query(
             "UPDATE matches SET state = 'done', finished_at = $1, units = $2, played = $3, \
              mean = $4, se = $5, raw_mean = $6, elapsed_ms = $7, a_stats = $8, b_stats = $9, \
-             history = $10, error = '' WHERE id = $11 AND state = 'running'",
+             history = $10, error = '' WHERE id = $11 AND state IN ('running', 'queued')",
         )
         .bind(now_ms())
         .bind(o.units)

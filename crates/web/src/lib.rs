@@ -19,6 +19,7 @@ mod api;
 mod assets;
 mod auth;
 pub mod board;
+mod bundles;
 mod ctx;
 mod error;
 mod live;
@@ -105,6 +106,7 @@ pub fn router(state: AppState) -> axum::Router {
         .route("/api/matches/{id}", get(api::match_))
         .route("/api/matches/{id}/hands/{n}", get(api::hand))
         .route("/api/status", get(api::status))
+        .route("/api/bundles/{sha256}", get(bundles::get))
         .fallback(views::not_found)
         .layer(axum::middleware::from_fn(security::guard))
         .with_state(ctx)

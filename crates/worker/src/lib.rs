@@ -14,7 +14,7 @@ mod play;
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
-pub use play::{deck_salt, play};
+pub use play::{deck_salt, play, play_salted};
 
 /// A version as a worker needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

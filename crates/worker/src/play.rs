@@ -58,6 +58,25 @@ pub fn play(
     a: &BotRef,
     b: &BotRef,
 ) -> Result<Outcome, String> {
+    play_salted(s, deck_salt(&s.secret, seed), id, preset, seed, hands, a, b)
+}
+
+/// [`play`] with the deck salt given: a remote worker never holds the service's secret, so the
+/// server derives the match's salt and sends it with the job.
+///
+/// # Errors
+/// As [`play`].
+#[allow(clippy::too_many_arguments)]
+pub fn play_salted(
+    s: &Settings,
+    salt: Salt,
+    id: i64,
+    preset: &str,
+    seed: i64,
+    hands: i64,
+    a: &BotRef,
+    b: &BotRef,
+) -> Result<Outcome, String> {
     let out = s.files.match_dir(id);
     if out.exists() {
         // A run cut short by a kill: played again from its seed, from nothing.
@@ -68,7 +87,7 @@ pub fn play(
         bots: Some(vec![spec(s, a), spec(s, b)]),
         hands: Some(hands as u64),
         seed: Some(seed as u64),
-        salt: Some(deck_salt(&s.secret, seed)),
+        salt: Some(salt),
         duplicate: Some(true),
         threads: Some(s.threads),
         out: Some(out.clone()),

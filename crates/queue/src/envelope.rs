@@ -1,0 +1,200 @@
+//! What travels on the queue. A job is wrapped with the versions it needs (the job format and the
+//! engine), the match's deck salt (derived on the server: the service's secret never leaves it)
+//! and the server's play settings (a match must be played the same way on every worker).
+//! Results are wrapped with the worker's name and versions.
+
+use pitboss_worker::{Job, JobResult};
+use serde::{Deserialize, Serialize};
+
+/// The layout of [`JobEnvelope`] and [`ResultEnvelope`]; bumped on any change to them.
+pub const JOB_FORMAT: u32 = 1;
+
+/// Bumped whenever the rules, the referee or the statistics change what a match's result is:
+/// a worker on another engine would compute a different result from the same seed.
+pub const ENGINE_REVISION: u32 = 1;
+
+/// This binary's engine: the workspace version and [`ENGINE_REVISION`].
+pub fn engine_version() -> String {
+    format!("{}+engine.{ENGINE_REVISION}", env!("CARGO_PKG_VERSION"))
+}
+
+/// What a job is about, readable whatever the rest of the envelope holds: a worker of another
+/// version parses this much, and no more, to refuse the job clearly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobHeader {
+    pub format: u32,
+    pub engine: String,
+    /// `play` (a match; `id` is the match) or `check` (`id` is the version).
+    pub kind: String,
+    pub id: i64,
+}
+
+impl JobHeader {
+    pub fn of(job: &Job) -> JobHeader {
+        let (kind, id) = match job {
+            Job::Check { bot, .. } => ("check", bot.version),
+            Job::Play { id, .. } => ("play", *id),
+        };
+        JobHeader {
+            format: JOB_FORMAT,
+            engine: engine_version(),
+            kind: kind.into(),
+            id,
+        }
+    }
+
+    /// `match 7` or `the check of version 3`.
+    pub fn what(&self) -> String {
+        if self.kind == "play" {
+            format!("match {}", self.id)
+        } else {
+            format!("the check of version {}", self.id)
+        }
+    }
+
+    /// Why a worker with this format and engine must not run the job, if it must not.
+    pub fn refusal(&self, format: u32, engine: &str) -> Option<String> {
+        if self.format != format || self.engine != engine {
+            Some(format!(
+                "{} needs job format {} and engine {}; this worker has job format {} and engine {} \
+                 (run the same pitboss version on the server and every worker)",
+                self.what(),
+                self.format,
+                self.engine,
+                format,
+                engine
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// How the server plays: the same on every worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlaySettings {
+    pub luck_adjust: bool,
+    pub threads: usize,
+    pub check_hands: u64,
+    pub history_hands: u64,
+    /// The ladder's presets (a version is checked in all of them, once per worker).
+    pub presets: Vec<String>,
+}
+
+/// A job on the queue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobEnvelope {
+    #[serde(flatten)]
+    pub header: JobHeader,
+    pub job: Job,
+    /// The match's deck salt (hex), for a play job.
+    pub salt: Option<String>,
+    pub settings: PlaySettings,
+}
+
+/// What a worker says about a job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ResultBody {
+    /// Run to its end; a played match's hand history (zstd PHH) comes along, base64.
+    Done {
+        result: JobResult,
+        history_b64: Option<String>,
+    },
+    /// Not run by this worker (another version, or its bundle could not be had): back on the
+    /// queue for another worker.
+    Refused { reason: String },
+    /// Delivered more than the attempts allowed: never run again, its match failed.
+    Parked { reason: String },
+}
+
+/// A result on the queue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultEnvelope {
+    pub format: u32,
+    pub engine: String,
+    pub worker: String,
+    pub job: JobHeader,
+    pub body: ResultBody,
+}
+
+/// A parked job, as the `parked` stream keeps it for the operator.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Parked {
+    pub reason: String,
+    pub worker: String,
+    pub delivered: i64,
+    /// The job as it was published (JSON, or its bytes as text when it was not JSON).
+    pub job: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_worker::BotRef;
+
+    fn bot(v: i64) -> BotRef {
+        BotRef {
+            version: v,
+            label: format!("b{v}"),
+            builtin: "call".into(),
+            sha256: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_envelope_round_trips_and_its_header_reads_alone() {
+        let job = Job::Play {
+            id: 9,
+            preset: "nl-stud8".into(),
+            seed: 5,
+            hands: 20,
+            a: bot(1),
+            b: bot(2),
+        };
+        let e = JobEnvelope {
+            header: JobHeader::of(&job),
+            job,
+            salt: Some("00".repeat(32)),
+            settings: PlaySettings {
+                luck_adjust: true,
+                threads: 1,
+                check_hands: 10,
+                history_hands: 5,
+                presets: vec!["nl-stud8".into()],
+            },
+        };
+        let bytes = serde_json::to_vec(&e).unwrap();
+        assert_eq!(serde_json::from_slice::<JobEnvelope>(&bytes).unwrap(), e);
+        let h: JobHeader = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(h.kind, "play");
+        assert_eq!(h.id, 9);
+        assert_eq!(h.refusal(JOB_FORMAT, &engine_version()), None);
+    }
+
+    #[test]
+    fn another_version_is_refused_with_both_versions_named() {
+        let mut h = JobHeader::of(&Job::Check {
+            bot: bot(3),
+            presets: vec![],
+        });
+        h.engine = "0.0.9+engine.0".into();
+        let why = h.refusal(JOB_FORMAT, &engine_version()).unwrap();
+        assert!(why.contains("0.0.9+engine.0") && why.contains(&engine_version()));
+        assert!(why.contains("version 3"));
+        h.engine = engine_version();
+        h.format = JOB_FORMAT + 1;
+        assert!(h.refusal(JOB_FORMAT, &engine_version()).is_some());
+    }
+
+    #[test]
+    fn a_future_envelope_still_yields_its_header() {
+        let text = r#"{"format": 99, "engine": "9.9.9+engine.42", "kind": "play", "id": 4,
+            "job": {"Teleport": {}}, "whatever": [1, 2]}"#;
+        assert!(serde_json::from_str::<JobEnvelope>(text).is_err());
+        let h: JobHeader = serde_json::from_str(text).unwrap();
+        assert!(h
+            .refusal(JOB_FORMAT, &engine_version())
+            .unwrap()
+            .contains("job format 99"));
+    }
+}

@@ -1,0 +1,264 @@
+//! The server's side: [`NatsWorkers`] is the scheduler's [`Workers`] — a job handed to it is
+//! published to the jobs stream (by a task that retries until JetStream has stored it) — and a
+//! task ingests the results stream, handing each result to the scheduler, which records it in the
+//! store (a match counts once, whatever arrives twice).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_nats::jetstream::consumer::PullConsumer;
+use base64::Engine as _;
+use futures_util::StreamExt;
+use pitboss_service::workers::Workers;
+use pitboss_service::ServeConfig;
+use pitboss_store::{Files, Store};
+use pitboss_worker::{Job, JobResult};
+use tokio::sync::mpsc::{self, UnboundedSender};
+
+use crate::envelope::{
+    engine_version, JobEnvelope, JobHeader, PlaySettings, ResultBody, ResultEnvelope,
+};
+use crate::{nats, QueueError, QueueSettings};
+
+type Done = Arc<Mutex<Option<UnboundedSender<JobResult>>>>;
+
+/// Jobs to workers on NATS JetStream.
+pub struct NatsWorkers {
+    settings: QueueSettings,
+    play: PlaySettings,
+    secret: String,
+    capacity: usize,
+    /// Tells message ids of this server process apart from those of an earlier one: a job
+    /// re-queued by a restart is published again, not taken for a retry of the old publication.
+    boot: String,
+    publish: mpsc::UnboundedSender<(String, Vec<u8>)>,
+    done: Done,
+}
+
+impl NatsWorkers {
+    /// Connects, makes the streams and consumers, and starts publishing and ingesting.
+    /// `capacity` is how many jobs may be in the queue at once (at least the slots of all workers,
+    /// so none waits).
+    ///
+    /// # Errors
+    /// When NATS cannot be reached or refuses the streams.
+    pub async fn start(
+        settings: QueueSettings,
+        cfg: &ServeConfig,
+        store: Store,
+        capacity: usize,
+    ) -> Result<NatsWorkers, QueueError> {
+        settings.validate()?;
+        let files = Files::new(&cfg.data)?;
+        let secret = files.secret()?;
+        let js = nats::connect(&settings, "pitboss-serve", false).await?;
+        let (_, results) = nats::setup(&js, &settings).await?;
+        let (tx, mut rx) = mpsc::unbounded_channel::<(String, Vec<u8>)>();
+        let subject = settings.jobs_subject();
+        let pjs = js.clone();
+        tokio::spawn(async move {
+            while let Some((id, bytes)) = rx.recv().await {
+                nats::publish_until_stored(&pjs, subject.clone(), &id, bytes).await;
+            }
+        });
+        let done: Done = Arc::new(Mutex::new(None));
+        tokio::spawn(ingest(results, store, files, done.clone()));
+        Ok(NatsWorkers {
+            settings,
+            play: PlaySettings {
+                luck_adjust: cfg.luck_adjust,
+                threads: cfg.threads_per_match,
+                check_hands: cfg.check_hands,
+                history_hands: cfg.history_hands,
+                presets: cfg.presets.clone(),
+            },
+            secret,
+            capacity: capacity.max(1),
+            boot: boot_id(),
+            publish: tx,
+            done,
+        })
+    }
+
+    /// The envelope of `job`.
+    fn envelope(&self, job: Job) -> JobEnvelope {
+        let salt = match &job {
+            Job::Play { seed, .. } => Some(hex::encode(
+                pitboss_worker::deck_salt(&self.secret, *seed).0,
+            )),
+            Job::Check { .. } => None,
+        };
+        JobEnvelope {
+            header: JobHeader::of(&job),
+            job,
+            salt,
+            settings: self.play.clone(),
+        }
+    }
+}
+
+/// The nanoseconds of now and the process id: unique enough to tell two boots apart.
+fn boot_id() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{:x}.{:x}", t, std::process::id())
+}
+
+impl Workers for NatsWorkers {
+    fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    fn submit(&self, job: Job, done: UnboundedSender<JobResult>) {
+        *self.done.lock().expect("done") = Some(done);
+        let env = self.envelope(job);
+        let id = format!("{}-{}-{}", env.header.kind, env.header.id, self.boot);
+        let bytes = serde_json::to_vec(&env).expect("a job serializes");
+        let _ = self.publish.send((id, bytes));
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "workers on NATS JetStream at {} (streams {}_*; {} job(s) in flight at most; ack wait {:?}, {} attempt(s) before a job is parked; engine {})",
+            self.settings.url,
+            self.settings.prefix,
+            self.capacity,
+            self.settings.ack_wait,
+            self.settings.max_attempts,
+            engine_version()
+        )
+    }
+}
+
+/// Reads the results stream for ever: each result is handed to the scheduler, then acknowledged
+/// (a server killed in between gets it again; the store counts it once).
+async fn ingest(results: PullConsumer, store: Store, files: Files, done: Done) {
+    let mut refusals: HashMap<(String, i64), String> = HashMap::new();
+    loop {
+        let Some(tx) = done.lock().expect("done").clone() else {
+            // Nothing submitted yet: the scheduler's channel is not known.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let batch = results
+            .fetch()
+            .max_messages(64)
+            .expires(Duration::from_secs(2))
+            .messages()
+            .await;
+        let mut batch = match batch {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!("reading results: {e}; trying again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        while let Some(m) = batch.next().await {
+            let m = match m {
+                Ok(m) => m,
+                Err(e) => {
+                    tracing::warn!("reading results: {e}");
+                    break;
+                }
+            };
+            match serde_json::from_slice::<ResultEnvelope>(&m.payload) {
+                Ok(r) => {
+                    if let Err(e) = handle(r, &store, &files, &tx, &mut refusals).await {
+                        // Not acknowledged: read again after the ack wait.
+                        tracing::warn!("a result: {e}");
+                        continue;
+                    }
+                }
+                Err(e) => tracing::warn!("an unreadable result dropped: {e}"),
+            }
+            if let Err(e) = m.ack().await {
+                tracing::warn!("acknowledging a result: {e}");
+            }
+        }
+    }
+}
+
+async fn handle(
+    r: ResultEnvelope,
+    store: &Store,
+    files: &Files,
+    tx: &UnboundedSender<JobResult>,
+    refusals: &mut HashMap<(String, i64), String>,
+) -> Result<(), QueueError> {
+    let key = (r.job.kind.clone(), r.job.id);
+    match r.body {
+        ResultBody::Done {
+            result,
+            history_b64,
+        } => {
+            if r.engine != engine_version() {
+                // A worker plays only jobs of its own engine; this one cannot be trusted to be.
+                tracing::warn!(
+                    "result of {} from worker {} on engine {} ignored (the server runs {})",
+                    r.job.what(),
+                    r.worker,
+                    r.engine,
+                    engine_version()
+                );
+                return Ok(());
+            }
+            let result = match result {
+                JobResult::Played { id, mut outcome } => {
+                    outcome.history = match history_b64 {
+                        Some(b) => keep_history(files, id, &b)?,
+                        None => String::new(),
+                    };
+                    JobResult::Played { id, outcome }
+                }
+                other => other,
+            };
+            refusals.remove(&key);
+            let _ = tx.send(result);
+        }
+        ResultBody::Refused { reason } => {
+            let note = format!("refused by worker {}: {reason}", r.worker);
+            tracing::warn!("{}: {note}", r.job.what());
+            if r.job.kind == "play" {
+                store.note_match_error(r.job.id, &note).await?;
+            }
+            refusals.insert(key, note);
+        }
+        ResultBody::Parked { reason } => {
+            let mut why = format!("parked by worker {}: {reason}", r.worker);
+            if let Some(last) = refusals.remove(&key) {
+                why.push_str(&format!("; last refusal: {last}"));
+            }
+            tracing::error!("{}: {why}", r.job.what());
+            let _ = tx.send(if r.job.kind == "play" {
+                JobResult::Failed {
+                    id: r.job.id,
+                    error: why,
+                }
+            } else {
+                JobResult::Checked {
+                    version: r.job.id,
+                    fit: false,
+                    log: format!("PROBLEM: the check could not be run: {why}\n"),
+                }
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes a match's history where the hand viewer reads it; returns its path in the data folder.
+fn keep_history(files: &Files, id: i64, b64: &str) -> Result<String, QueueError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| QueueError::Invalid(format!("the history of match {id}: {e}")))?;
+    let rel = Files::history_rel(id);
+    let to = files.root().join(&rel);
+    let tmp = files.root().join("tmp").join(format!("history-{id}"));
+    let io = |e: std::io::Error| QueueError::Invalid(format!("{}: {e}", to.display()));
+    std::fs::write(&tmp, &bytes).map_err(io)?;
+    std::fs::rename(&tmp, &to).map_err(io)?;
+    Ok(rel)
+}

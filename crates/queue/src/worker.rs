@@ -1,0 +1,368 @@
+//! `pitboss worker`: pulls jobs while it has free slots, keeps each delivered job alive with
+//! in-progress acknowledgements while it runs, and publishes what came of it — a result, a
+//! refusal (another version; a bundle that cannot be had now: the job goes back for another
+//! worker), or, for a job delivered more often than the attempts allow, its parking.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_nats::jetstream::{self, AckKind};
+use base64::Engine as _;
+use futures_util::StreamExt;
+use pitboss_cards::Salt;
+use pitboss_store::Files;
+use pitboss_worker::{Job, JobResult, Settings};
+use tokio::sync::Semaphore;
+
+use crate::cache::{Cache, Unavailable};
+use crate::envelope::{
+    engine_version, JobEnvelope, JobHeader, Parked, ResultBody, ResultEnvelope, JOB_FORMAT,
+};
+use crate::{nats, QueueError, QueueSettings};
+
+/// A history larger than this is not sent with its result (NATS takes 1 MiB messages by
+/// default); the match counts, without hands to view.
+const MAX_HISTORY: usize = 700 << 10;
+
+/// A worker's settings.
+#[derive(Clone, Debug)]
+pub struct WorkerConfig {
+    /// Where the queue is (the stream prefix must be the server's; ack wait and attempts are
+    /// read from the server's consumer).
+    pub queue: QueueSettings,
+    /// The server's base URL (bundles are fetched from it).
+    pub server: String,
+    /// A worker token of the server (`pitboss token worker create`).
+    pub token: String,
+    /// Bundles and built versions.
+    pub cache: PathBuf,
+    /// Jobs at once.
+    pub slots: usize,
+    /// How this worker is named in results and on the operator's page.
+    pub name: String,
+    pub sandbox: bool,
+    /// The job format and engine this worker runs: the binary's own, except in tests of a
+    /// worker of another version.
+    pub format: u32,
+    pub engine: String,
+}
+
+impl WorkerConfig {
+    pub fn new(queue: QueueSettings, server: &str, token: &str, cache: PathBuf) -> WorkerConfig {
+        WorkerConfig {
+            queue,
+            server: server.to_string(),
+            token: token.to_string(),
+            cache,
+            slots: 1,
+            name: format!("worker-{}", std::process::id()),
+            sandbox: true,
+            format: JOB_FORMAT,
+            engine: engine_version(),
+        }
+    }
+}
+
+struct Ctx {
+    cfg: WorkerConfig,
+    js: jetstream::Context,
+    cache: Arc<Cache>,
+    attempts: i64,
+    ack_wait: Duration,
+}
+
+/// Runs the worker until the process ends.
+///
+/// # Errors
+/// When the cache folder cannot be made or the settings are bad.
+pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
+    cfg.queue.validate()?;
+    let files = Files::new(&cfg.cache)?;
+    let js = nats::connect(&cfg.queue, &cfg.name, true).await?;
+    let mut consumer = nats::open_jobs(&js, &cfg.queue).await;
+    let info = consumer
+        .info()
+        .await
+        .map_err(|e| QueueError::JetStream(e.to_string()))?
+        .config
+        .clone();
+    let ctx = Arc::new(Ctx {
+        cache: Arc::new(Cache::new(files, &cfg.server, &cfg.token)),
+        attempts: (info.max_deliver - 1).max(1),
+        ack_wait: info.ack_wait,
+        js,
+        cfg,
+    });
+    eprintln!(
+        "pitboss worker {}: {} slot(s), engine {}, queue {} (streams {}_*), ack wait {:?}, {} attempt(s)",
+        ctx.cfg.name,
+        ctx.cfg.slots,
+        ctx.cfg.engine,
+        ctx.cfg.queue.url,
+        ctx.cfg.queue.prefix,
+        ctx.ack_wait,
+        ctx.attempts
+    );
+    let slots = Arc::new(Semaphore::new(ctx.cfg.slots.max(1)));
+    loop {
+        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        let batch = consumer
+            .fetch()
+            .max_messages(1)
+            .expires(Duration::from_secs(5))
+            .messages()
+            .await;
+        let mut batch = match batch {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!("pulling a job: {e}; trying again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        match batch.next().await {
+            Some(Ok(m)) => {
+                let ctx = ctx.clone();
+                tokio::spawn(async move {
+                    handle(&ctx, m).await;
+                    drop(permit);
+                });
+            }
+            Some(Err(e)) => {
+                tracing::warn!("pulling a job: {e}");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            None => {}
+        }
+    }
+}
+
+async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: ResultBody) {
+    let r = ResultEnvelope {
+        format: ctx.cfg.format,
+        engine: ctx.cfg.engine.clone(),
+        worker: ctx.cfg.name.clone(),
+        job: header.clone(),
+        body,
+    };
+    let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
+    let bytes = serde_json::to_vec(&r).expect("a result serializes");
+    nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
+}
+
+async fn ack(m: &jetstream::Message, kind: AckKind) {
+    if let Err(e) = m.ack_with(kind).await {
+        // Lost (NATS restarting): the job comes back after its ack wait, and its second result
+        // is recognised by the server.
+        tracing::warn!("acknowledging a job: {e}");
+    }
+}
+
+async fn handle(ctx: &Ctx, m: jetstream::Message) {
+    let delivered = m.info().map_or(1, |i| i.delivered);
+    let header: JobHeader = match serde_json::from_slice(&m.payload) {
+        Ok(h) => h,
+        Err(e) => {
+            // Not even a job's header: nobody can run it; parked at once for the operator.
+            park(ctx, &m, None, delivered, format!("an unreadable job ({e})")).await;
+            return;
+        }
+    };
+    if delivered > ctx.attempts {
+        let why = format!(
+            "delivered {delivered} times without a result (each worker vanished, overran the \
+             ack wait of {:?}, or refused it); not played again",
+            ctx.ack_wait
+        );
+        park(ctx, &m, Some(&header), delivered, why).await;
+        return;
+    }
+    if let Some(why) = header.refusal(ctx.cfg.format, &ctx.cfg.engine) {
+        refuse(ctx, &m, &header, delivered, why).await;
+        return;
+    }
+    let env: JobEnvelope = match serde_json::from_slice(&m.payload) {
+        Ok(e) => e,
+        Err(e) => {
+            let why = format!(
+                "{} does not read as a job of format {JOB_FORMAT}: {e}",
+                header.what()
+            );
+            park(ctx, &m, Some(&header), delivered, why).await;
+            return;
+        }
+    };
+    eprintln!(
+        "pitboss worker {}: {} (delivery {delivered}): running",
+        ctx.cfg.name,
+        header.what()
+    );
+    // In-progress acknowledgements while it runs: the job stays this worker's as long as this
+    // worker lives, however long the match.
+    let beat = {
+        let every = (ctx.ack_wait / 3).max(Duration::from_millis(300));
+        let acker = m.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let _ = acker.ack_with(AckKind::Progress).await;
+            }
+        })
+    };
+    let cache = ctx.cache.clone();
+    let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
+    let ran = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env)).await;
+    beat.abort();
+    match ran {
+        Ok(Ok(body)) => {
+            publish_result(ctx, &header, delivered, body).await;
+            ack(&m, AckKind::Ack).await;
+            eprintln!("pitboss worker {}: {}: done", ctx.cfg.name, header.what());
+        }
+        Ok(Err(Unavailable(why))) => refuse(ctx, &m, &header, delivered, why).await,
+        Err(e) => {
+            refuse(
+                ctx,
+                &m,
+                &header,
+                delivered,
+                format!("the job panicked: {e}"),
+            )
+            .await
+        }
+    }
+}
+
+/// Publishes a refusal and hands the job back (another worker may take it; each refusal counts
+/// as a delivery, so a job nobody can run is parked in the end).
+async fn refuse(ctx: &Ctx, m: &jetstream::Message, h: &JobHeader, delivered: i64, why: String) {
+    eprintln!("pitboss worker {}: refused: {why}", ctx.cfg.name);
+    publish_result(ctx, h, delivered, ResultBody::Refused { reason: why }).await;
+    ack(m, AckKind::Nak(Some(Duration::from_secs(1)))).await;
+}
+
+/// Keeps the job in the parked stream, tells the server, and ends its deliveries.
+async fn park(
+    ctx: &Ctx,
+    m: &jetstream::Message,
+    h: Option<&JobHeader>,
+    delivered: i64,
+    why: String,
+) {
+    eprintln!("pitboss worker {}: parked: {why}", ctx.cfg.name);
+    let job = serde_json::from_slice(&m.payload)
+        .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&m.payload).into()));
+    let p = Parked {
+        reason: why.clone(),
+        worker: ctx.cfg.name.clone(),
+        delivered,
+        job,
+    };
+    let seq = m.info().map_or(0, |i| i.stream_sequence);
+    nats::publish_until_stored(
+        &ctx.js,
+        ctx.cfg.queue.parked_subject(),
+        &format!("parked-{seq}"),
+        serde_json::to_vec(&p).expect("serializes"),
+    )
+    .await;
+    if let Some(h) = h {
+        publish_result(ctx, h, delivered, ResultBody::Parked { reason: why }).await;
+    }
+    ack(m, AckKind::Term).await;
+}
+
+/// Runs a job (blocking: the referee and the jail have their own threads and processes).
+fn run_job(
+    cache: &Cache,
+    sandbox: bool,
+    name: &str,
+    env: JobEnvelope,
+) -> Result<ResultBody, Unavailable> {
+    let p = &env.settings;
+    let s = Settings {
+        files: cache.files.clone(),
+        // Never sent: the deck salt of a match comes with its job.
+        secret: String::new(),
+        sandbox,
+        luck_adjust: p.luck_adjust,
+        threads: p.threads.max(1),
+        check_hands: p.check_hands.max(1),
+        history: p.history_hands > 0,
+        history_hands: p.history_hands,
+    };
+    let done = |result| ResultBody::Done {
+        result,
+        history_b64: None,
+    };
+    match env.job {
+        Job::Check { bot, presets } => {
+            let (fit, log) = cache.verdict(&s, &bot, &presets)?;
+            Ok(done(JobResult::Checked {
+                version: bot.version,
+                fit,
+                log,
+            }))
+        }
+        Job::Play {
+            id,
+            preset,
+            seed,
+            hands,
+            a,
+            b,
+        } => {
+            let salt = env
+                .salt
+                .as_deref()
+                .and_then(|h| hex::decode(h).ok())
+                .and_then(|v| <[u8; 32]>::try_from(v).ok())
+                .map(Salt)
+                .ok_or_else(|| Unavailable(format!("match {id} came without its deck salt")))?;
+            for bot in [&a, &b] {
+                let (fit, log) = cache.verdict(&s, bot, &p.presets)?;
+                if !fit {
+                    let tail: Vec<&str> = log.lines().rev().take(5).collect();
+                    return Ok(done(JobResult::Failed {
+                        id,
+                        error: format!(
+                            "{} is not fit on worker {name} (its check here failed): {}",
+                            bot.label,
+                            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+                        ),
+                    }));
+                }
+            }
+            match pitboss_worker::play_salted(&s, salt, id, &preset, seed, hands, &a, &b) {
+                Ok(mut outcome) => {
+                    let history_b64 = take_history(&s.files, &mut outcome.history);
+                    Ok(ResultBody::Done {
+                        result: JobResult::Played { id, outcome },
+                        history_b64,
+                    })
+                }
+                Err(error) => Ok(done(JobResult::Failed { id, error })),
+            }
+        }
+    }
+}
+
+/// The kept history's bytes (base64), removed from the worker's disk: the server keeps it.
+fn take_history(files: &Files, rel: &mut String) -> Option<String> {
+    if rel.is_empty() {
+        return None;
+    }
+    let path = files.resolve(rel)?;
+    let bytes = std::fs::read(&path).ok();
+    let _ = std::fs::remove_file(&path);
+    match bytes {
+        Some(b) if b.len() <= MAX_HISTORY => {
+            Some(base64::engine::general_purpose::STANDARD.encode(b))
+        }
+        _ => {
+            rel.clear();
+            None
+        }
+    }
+}
