@@ -71,6 +71,10 @@ pub enum Command {
     /// An online backup of a service's database.
     #[command(after_long_help = crate::args_service::BACKUP_HELP, after_help = crate::args_service::BACKUP_HELP)]
     Backup(crate::args_service::BackupArgs),
+    /// A worker of a `pitboss serve --queue` server: pulls jobs from NATS JetStream, plays them
+    /// in the jail, publishes the results.
+    #[command(after_long_help = crate::args_queue::WORKER_HELP, after_help = crate::args_queue::WORKER_HELP)]
+    Worker(crate::args_queue::WorkerArgs),
 }
 
 const UPLOAD_HELP: &str = r#"FOLDER is a bot folder with its manifest, bot.toml, at the top (or that bot.toml). It is

@@ -36,6 +36,8 @@ pub struct ServeArgs {
     /// Run uploaded bots without the jail (only for bots you wrote yourself).
     #[arg(long)]
     pub no_sandbox: bool,
+    #[command(flatten)]
+    pub queue: crate::args_queue::ServeQueueArgs,
 }
 
 pub const TOKEN_HELP: &str = r#"Examples:
@@ -55,6 +57,9 @@ pub enum TokenCommand {
     Revoke(TokenNameArgs),
     /// List the accounts.
     List(DataArgs),
+    /// Tokens of remote workers (`pitboss worker --token`): they may fetch any bundle.
+    #[command(subcommand)]
+    Worker(crate::args_queue::WorkerTokenCommand),
 }
 
 #[derive(Debug, clap::Args)]

@@ -2,6 +2,7 @@
 //! turn the outcome into a named exit code. Everything else lives in `cmd/` and the library crates.
 
 mod args;
+mod args_queue;
 mod args_service;
 mod cmd;
 mod exit_codes;

@@ -15,6 +15,7 @@ pub mod serve;
 pub mod submit;
 pub mod tournament;
 pub mod upload;
+pub mod worker;
 
 use crate::args::{Cli, Command, PhhCommand};
 
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve::serve(args)?,
         Command::Token(cmd) => serve::token(cmd)?,
         Command::Backup(args) => serve::backup(args)?,
+        Command::Worker(args) => worker::run(args)?,
     }
     Ok(())
 }

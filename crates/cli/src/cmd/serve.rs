@@ -34,9 +34,19 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         pitboss_external::become_subreaper();
     }
     let data = cfg.data.display().to_string();
-    runtime()?.block_on(pitboss_service::serve(cfg, move |addr| {
+    let ready = move |addr| {
         eprintln!("pitboss: serving {data} on http://{addr}/ (Ctrl-C stops; a restart resumes)");
-    }))?;
+    };
+    match args.queue.queue.clone() {
+        None => runtime()?.block_on(pitboss_service::serve(cfg, ready))?,
+        Some(url) => runtime()?.block_on(super::worker::serve_on_queue(
+            cfg,
+            &args.queue,
+            &url,
+            args.workers,
+            ready,
+        ))?,
+    }
     Ok(())
 }
 
@@ -77,6 +87,7 @@ pub fn token(cmd: TokenCommand) -> anyhow::Result<()> {
                 store(&a.data).await?.revoke_account(&a.name).await?;
                 eprintln!("pitboss: the token of {} is revoked", a.name);
             }
+            TokenCommand::Worker(w) => super::worker::token(w)?,
             TokenCommand::List(d) => {
                 for acc in store(&d).await?.accounts().await? {
                     println!(

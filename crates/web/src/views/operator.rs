@@ -20,8 +20,18 @@ pub async fn page(
 ) -> Result<Response, PageError> {
     let counts = ctx.app.store.counts().await?;
     let flying = ctx.app.store.in_flight().await?;
+    // Failures with their reasons (a parked job of a queue, a match that could not be played).
+    let failed: Vec<pitboss_store::Match> = ctx
+        .app
+        .store
+        .recent_matches(None, 500)
+        .await?
+        .into_iter()
+        .filter(|m| m.state == MatchState::Failed)
+        .take(20)
+        .collect();
     let board = ctx.board();
-    let live = live(&board, &counts, &flying).into_string();
+    let live = live(&board, &counts, &flying, &failed).into_string();
     if f.fragment.is_some() {
         return Ok(fragment(live));
     }
@@ -32,7 +42,12 @@ pub async fn page(
     Ok(html_page("Operator", Some(board.generation), &[], body).into_response())
 }
 
-fn live(b: &Board, c: &QueueCounts, flying: &[pitboss_store::Match]) -> Markup {
+fn live(
+    b: &Board,
+    c: &QueueCounts,
+    flying: &[pitboss_store::Match],
+    failed: &[pitboss_store::Match],
+) -> Markup {
     let mut workers: BTreeMap<&str, Vec<&pitboss_store::Match>> = BTreeMap::new();
     for m in flying.iter().filter(|m| m.state == MatchState::Running) {
         workers.entry(m.worker.as_str()).or_default().push(m);
@@ -55,14 +70,27 @@ fn live(b: &Board, c: &QueueCounts, flying: &[pitboss_store::Match]) -> Markup {
         @if workers.is_empty() { p.muted { "No match is being played." } }
         @else {
             table.workers {
-                thead { tr { th { "Worker" } th { "Match" } th { "Bots" } th { "Preset" } th { "Started" } } }
+                thead { tr { th { "Worker" } th { "Match" } th { "Bots" } th { "Preset" } th { "Started" } th { "Note" } } }
                 tbody { @for (w, ms) in &workers { @for m in ms { tr {
                     td { (w) }
                     td { a href={ "/matches/" (m.id) } { "#" (m.id) } }
                     td { (version_link(b, m.a)) " vs " (version_link(b, m.b)) }
                     td { (m.preset) }
                     td { @if let Some(t) = m.started_at { (when(t)) } }
+                    td.error { (m.error) }
                 } } } }
+            }
+        }
+        @if !failed.is_empty() {
+            h2 { "Recent failures" }
+            table.failures {
+                thead { tr { th { "Match" } th { "Bots" } th { "Preset" } th { "Why" } } }
+                tbody { @for m in failed { tr {
+                    td { a href={ "/matches/" (m.id) } { "#" (m.id) } }
+                    td { (version_link(b, m.a)) " vs " (version_link(b, m.b)) }
+                    td { (m.preset) }
+                    td.error { (m.error) }
+                } } }
             }
         }
     }
