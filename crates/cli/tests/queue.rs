@@ -88,8 +88,12 @@ fn all_done(n: usize) -> impl Fn(&BTreeMap<i64, Match>) -> bool {
     move |m| m.values().filter(|m| m.state == MatchState::Done).count() == n
 }
 
-/// What must not differ between two runs of a match.
-fn results(data: &Path) -> Vec<(i64, String, f64, f64, f64, i64, i64, String, String)> {
+/// What must not differ between two runs of a match: seed, preset, mean, standard error, raw
+/// mean, units, hands, both bots' statistics.
+type Row = (i64, String, f64, f64, f64, i64, i64, String, String);
+
+/// Every match's [`Row`].
+fn results(data: &Path) -> Vec<Row> {
     matches(data)
         .values()
         .map(|m| {
@@ -207,11 +211,7 @@ fn worker(
 }
 
 /// The fault-free run: the same matches on `pitboss serve`'s local workers.
-fn baseline(
-    name: &str,
-    seeds: &[i64],
-    hands: i64,
-) -> Vec<(i64, String, f64, f64, f64, i64, i64, String, String)> {
+fn baseline(name: &str, seeds: &[i64], hands: i64) -> Vec<Row> {
     let data = tmp(&format!("{name}-base"));
     prepare(&data, seeds, hands);
     let (mut s, _) = serve(&data, None, &["--workers", "2"]);
