@@ -319,7 +319,11 @@ pub fn run_match_in_chunks(
         None
     };
     let mut total = MatchStats::new(n);
-    let mut tape = cfg.tape.then(Vec::new);
+    // Reserved once (a hand takes 20 to 50 bytes): no copy as it grows.
+    let mut tape = cfg.tape.then(|| {
+        let luck = cfg.luck_adjust == Some(true);
+        crate::tape::header(n, luck, cfg.hands, (cfg.hands.min(1 << 22) * 48) as usize)
+    });
     let mut done = 0u64;
     let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
@@ -445,7 +449,7 @@ pub fn run_match_in_chunks(
         rows,
         hands: done,
         elapsed: start.elapsed(),
-        tape: tape.map(|body| crate::tape::finish(n, cfg.luck_adjust == Some(true), done, &body)),
+        tape,
     })
 }
 
@@ -646,7 +650,7 @@ impl<'a> Recorder<'a> {
             stats: MatchStats::new(n),
             hands_csv: Vec::new(),
             phhs: Vec::new(),
-            tape: cfg.tape.then(Vec::new),
+            tape: cfg.tape.then(|| Vec::with_capacity(64 * 1024)),
             names_by_seat: vec![String::new(); n],
             csv_names: (0..n)
                 .map(|i| crate::name::csv_field(cfg.name(i)).into_owned())

@@ -41,6 +41,7 @@ pub enum TapeError {
 }
 
 /// The decision behind an event, if it is one (what [`pitboss_rules::Hand::apply`] was given).
+#[inline(always)]
 fn action_of(e: &Event) -> Option<Action> {
     Some(match *e {
         Event::Fold { .. } => Action::Fold,
@@ -55,6 +56,7 @@ fn action_of(e: &Event) -> Option<Action> {
     })
 }
 
+#[inline(always)]
 fn put_u(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -63,10 +65,12 @@ fn put_u(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
+#[inline(always)]
 fn put_i(out: &mut Vec<u8>, v: i64) {
     put_u(out, ((v << 1) ^ (v >> 63)) as u64);
 }
 
+#[inline(always)]
 fn put_action(out: &mut Vec<u8>, a: &Action) {
     match *a {
         Action::Fold => out.push(0),
@@ -95,20 +99,40 @@ pub fn encode_hand(out: &mut Vec<u8>, events: &[Event], net: &[(Seat, i64)], adj
     for &v in adj.unwrap_or_default() {
         put_i(out, v);
     }
-    let count = events.iter().filter(|e| action_of(e).is_some()).count();
-    put_u(out, count as u64);
+    // One pass over the events: the count's byte is kept and filled in after the actions (a
+    // count of 128 or more, which no real hand reaches, takes its further bytes by insertion).
+    // The most a hand's actions take: a raise is 11 bytes, a discard 7.
+    out.reserve(events.len() * 11);
+    let at = out.len();
+    out.push(0);
+    let mut count = 0u64;
     for a in events.iter().filter_map(action_of) {
         put_action(out, &a);
+        count += 1;
+    }
+    if count < 0x80 {
+        out[at] = count as u8;
+    } else {
+        let mut v = Vec::with_capacity(10);
+        put_u(&mut v, count);
+        out.splice(at..=at, v);
     }
 }
 
-/// A whole tape from its header fields and the hands' records ([`encode_hand`]) in hand order.
-pub fn finish(seats: usize, luck: bool, hands: u64, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len() + 16);
+/// A tape's header, with room for `capacity` bytes of hands: the hands' records
+/// ([`encode_hand`]) follow in hand order.
+pub fn header(seats: usize, luck: bool, hands: u64, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity + 16);
     out.extend_from_slice(MAGIC);
     out.push(seats as u8);
     out.push(if luck { FLAG_LUCK } else { 0 });
     put_u(&mut out, hands);
+    out
+}
+
+/// A whole tape from its header fields and the hands' records in hand order.
+pub fn finish(seats: usize, luck: bool, hands: u64, body: &[u8]) -> Vec<u8> {
+    let mut out = header(seats, luck, hands, body.len());
     out.extend_from_slice(body);
     out
 }
@@ -158,32 +182,39 @@ pub struct Tape {
 struct Reader<'a> {
     b: &'a [u8],
     at: usize,
+    /// The hand being read (1-based; 0: the header), named in errors.
+    hand: u64,
 }
 
 impl Reader<'_> {
-    fn byte(&mut self, what: &str) -> Result<u8, TapeError> {
-        let v = *self
-            .b
-            .get(self.at)
-            .ok_or_else(|| TapeError::Truncated(what.to_string()))?;
+    fn truncated(&self) -> TapeError {
+        TapeError::Truncated(if self.hand == 0 {
+            "the header".into()
+        } else {
+            format!("hand {}", self.hand)
+        })
+    }
+
+    fn byte(&mut self) -> Result<u8, TapeError> {
+        let v = *self.b.get(self.at).ok_or_else(|| self.truncated())?;
         self.at += 1;
         Ok(v)
     }
 
-    fn u(&mut self, what: &str) -> Result<u64, TapeError> {
+    fn u(&mut self) -> Result<u64, TapeError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = self.byte(what)?;
+            let b = self.byte()?;
             v |= u64::from(b & 0x7f) << shift;
             if b & 0x80 == 0 {
                 return Ok(v);
             }
         }
-        Err(TapeError::Truncated(format!("{what} (a number too long)")))
+        Err(self.truncated())
     }
 
-    fn i(&mut self, what: &str) -> Result<i64, TapeError> {
-        let z = self.u(what)?;
+    fn i(&mut self) -> Result<i64, TapeError> {
+        let z = self.u()?;
         Ok((z >> 1) as i64 ^ -((z & 1) as i64))
     }
 }
@@ -199,8 +230,12 @@ impl Tape {
         }
         let seats = usize::from(raw[4]);
         let luck = raw[5] & FLAG_LUCK != 0;
-        let mut r = Reader { b: raw, at: 6 };
-        let count = r.u("the header")?;
+        let mut r = Reader {
+            b: raw,
+            at: 6,
+            hand: 0,
+        };
+        let count = r.u()?;
         if seats == 0 || seats > pitboss_rules::MAX_SEATS {
             return Err(TapeError::Bad {
                 hand: 0,
@@ -211,26 +246,20 @@ impl Tape {
         let most = (raw.len() / (seats + 1)) as u64;
         let mut hands = Vec::with_capacity(count.min(most) as usize);
         for k in 0..count {
-            let what = || format!("hand {}", k + 1);
-            let net = (0..seats)
-                .map(|_| r.i(&what()))
-                .collect::<Result<Vec<_>, _>>()?;
+            r.hand = k + 1;
+            let net = (0..seats).map(|_| r.i()).collect::<Result<Vec<_>, _>>()?;
             let adj = if luck {
-                Some(
-                    (0..seats)
-                        .map(|_| r.i(&what()))
-                        .collect::<Result<Vec<_>, _>>()?,
-                )
+                Some((0..seats).map(|_| r.i()).collect::<Result<Vec<_>, _>>()?)
             } else {
                 None
             };
-            let n = r.u(&what())?;
+            let n = r.u()?;
             if n > (raw.len() - r.at) as u64 {
-                return Err(TapeError::Truncated(what()));
+                return Err(r.truncated());
             }
             let mut actions = Vec::with_capacity(n as usize);
             for _ in 0..n {
-                actions.push(read_action(&mut r, k)?);
+                actions.push(read_action(&mut r)?);
             }
             hands.push(HandTape { net, adj, actions });
         }
@@ -259,22 +288,21 @@ impl Tape {
     }
 }
 
-fn read_action(r: &mut Reader<'_>, k: u64) -> Result<Action, TapeError> {
-    let what = || format!("hand {}", k + 1);
-    let tag = r.byte(&what())?;
+fn read_action(r: &mut Reader<'_>) -> Result<Action, TapeError> {
+    let tag = r.byte()?;
     Ok(match tag {
         0 => Action::Fold,
         1 => Action::Check,
         2 => Action::Call,
         3 => Action::BringIn,
-        4 => Action::Raise { to: r.u(&what())? },
+        4 => Action::Raise { to: r.u()? },
         5 => {
             let mut cards = CardSet::default();
-            for _ in 0..r.byte(&what())? {
-                let c = r.byte(&what())?;
+            for _ in 0..r.byte()? {
+                let c = r.byte()?;
                 if c >= 52 || !cards.insert(Card::from_index(c)) {
                     return Err(TapeError::Bad {
-                        hand: k + 1,
+                        hand: r.hand,
                         why: format!("a discard names card {c} (twice, or no such card)"),
                     });
                 }
@@ -283,7 +311,7 @@ fn read_action(r: &mut Reader<'_>, k: u64) -> Result<Action, TapeError> {
         }
         t => {
             return Err(TapeError::Bad {
-                hand: k + 1,
+                hand: r.hand,
                 why: format!("unknown action {t}"),
             })
         }
@@ -332,6 +360,33 @@ mod tests {
         assert_eq!(Tape::parse(&raw), Ok(t.clone()));
         let z = compress(&raw);
         assert_eq!(decompress(&z, raw.len() as u64).unwrap(), raw);
+    }
+
+    /// A hand of more than 127 actions (its count takes two bytes) encodes from events as
+    /// [`Tape::encode`] does.
+    #[test]
+    fn long_hands_encode_alike_from_events_and_from_a_tape() {
+        let mut events = vec![Event::Round { round: 0 }];
+        for i in 0..300u64 {
+            events.push(Event::Raise {
+                seat: Seat((i % 2) as u8),
+                kind: crate::tape::tests::raise(),
+                to: 100 * (i + 1),
+                all_in: false,
+            });
+        }
+        events.push(Event::Fold { seat: Seat(0) });
+        let mut body = Vec::new();
+        encode_hand(&mut body, &events, &[(Seat(0), -7), (Seat(1), 7)], None);
+        let raw = finish(2, false, 1, &body);
+        let t = Tape::parse(&raw).unwrap();
+        assert_eq!(t.hands[0].actions.len(), 301);
+        assert_eq!(t.hands[0].actions[299], Action::Raise { to: 30_000 });
+        assert_eq!(t.encode(), raw);
+    }
+
+    fn raise() -> pitboss_rules::RaiseKind {
+        pitboss_rules::RaiseKind::Raise
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub fn config(preset: &str, hands: u64, seed: u64, luck: bool, tape: bool) -> Ma
 }
 
 /// Plays `cfg` (random against call): the compressed tape and the statistics per bot.
+#[allow(dead_code)]
 pub fn play(cfg: &MatchConfig) -> (Vec<u8>, Vec<pitboss_arena::BotStats>) {
     let r = run_match(cfg, &Builtins(vec!["random", "call"]), &mut |_, _| {}).expect("match");
     let _ = std::fs::remove_dir_all(&cfg.out);
