@@ -270,7 +270,9 @@ impl Scheduler {
             }
             JobResult::Played { id, outcome } => {
                 self.running.remove(&id);
-                if self.store.finish_match(id, &outcome.into()).await? {
+                // From another machine: audited first (refused: failed, its worker flagged).
+                let admitted = crate::audit::admit(&self.store, &self.cfg, id, &outcome).await?;
+                if admitted && self.store.finish_match(id, &outcome.into()).await? {
                     if let Some(m) = self.store.match_by_id(id).await? {
                         self.mem.add(&m);
                         let b = self.board.borrow().clone();

@@ -23,6 +23,7 @@ macro_rules! safe {
 }
 
 mod files;
+mod flags;
 mod matches;
 mod model;
 mod tokens;
@@ -37,6 +38,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::AnyPool;
 
 pub use files::{Files, HISTORY_DIR};
+pub use flags::WorkerFlag;
 pub use model::*;
 pub use tokens::{hash_token, new_token};
 

@@ -137,6 +137,23 @@ async fn exercise(s: &Store) {
     let c = s.counts().await.unwrap();
     assert_eq!((c.done, c.running, c.hands_total), (1, 1, 20));
 
+    // Workers flagged by the audit: newest first, a hostile name kept as given.
+    assert!(s.worker_flags(10).await.unwrap().is_empty());
+    s.flag_worker("w1", m1, "hand 3 does not replay")
+        .await
+        .unwrap();
+    s.flag_worker("<b>w2</b>", m2, "bot 0's net: 1 claimed, 0 from the tape")
+        .await
+        .unwrap();
+    let f = s.worker_flags(10).await.unwrap();
+    assert_eq!(
+        f.iter()
+            .map(|f| (f.worker.as_str(), f.match_id))
+            .collect::<Vec<_>>(),
+        vec![("<b>w2</b>", m2), ("w1", m1)]
+    );
+    assert_eq!(s.worker_flags(1).await.unwrap().len(), 1);
+
     // Quotas: uploads counted per account and window.
     s.record_upload(bob.id, 5).await.unwrap();
     s.record_upload(bob.id, 5).await.unwrap();

@@ -3,7 +3,7 @@
 //! deck salted from the service's secret and the match's seed — so a match re-run after a crash
 //! deals the very same cards, and nobody who learns a seed can deal them.
 
-use pitboss_arena::{run_match, MatchConfig, MatchFile};
+use pitboss_arena::{run_match, BotStats, MatchConfig, MatchFile};
 use pitboss_cards::Salt;
 use pitboss_external::{ExternalFactory, ExternalOptions};
 use sha2::{Digest, Sha256};
@@ -44,6 +44,49 @@ fn mean_se(n: u64, sum: f64, sq: f64) -> (f64, f64) {
     (mean, (var / nf).sqrt())
 }
 
+/// The numbers the ladder rates a match on, from bot `a`'s statistics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// a's mean per duplicate unit in mbb/hand: luck-adjusted when every hand was adjusted.
+    pub mean: f64,
+    pub se: f64,
+    /// The same without the luck adjustment.
+    pub raw_mean: f64,
+}
+
+/// [`Summary`] of bot statistics `st` in a game whose unit (big blind, or stud small bet) is
+/// `unit` chips; `luck`: the service rates on luck-adjusted results. The server computes it again
+/// from an audited result's statistics, so a worker cannot claim a mean its hands do not give.
+pub fn summarize(st: &BotStats, unit: u64, luck: bool) -> Summary {
+    let unit = unit as f64;
+    // Per unit, in mbb/hand: a unit is one deal from both seats (2 hands).
+    let per = 2.0 * unit;
+    let (raw, _) = mean_se(
+        st.units,
+        st.unit_net as f64 * 1000.0 / per,
+        st.unit_sq as f64 * 1e6 / (per * per),
+    );
+    let (mean, se) = if luck && st.adj_hands == st.hands && st.hands > 0 {
+        // Thousandths of a chip: already milli.
+        mean_se(
+            st.units,
+            st.adj_unit_net as f64 / per,
+            st.adj_unit_sq as f64 / (per * per),
+        )
+    } else {
+        mean_se(
+            st.units,
+            st.unit_net as f64 * 1000.0 / per,
+            st.unit_sq as f64 * 1e6 / (per * per),
+        )
+    };
+    Summary {
+        mean,
+        se,
+        raw_mean: raw,
+    }
+}
+
 /// Plays match `id`.
 ///
 /// # Errors
@@ -81,6 +124,7 @@ pub fn play(
     let mut cfg = MatchConfig::from_file(file, |_| out.clone()).map_err(|e| e.to_string())?;
     cfg.names = vec![a.label.clone(), b.label.clone()];
     cfg.history_hands = Some(s.history_hands);
+    cfg.tape = s.tape;
     let factory = ExternalFactory::new(
         &cfg.bots,
         pitboss_bots::builtin,
@@ -90,28 +134,11 @@ pub fn play(
     let res = run_match(&cfg, &factory, &mut |_, _| {}).map_err(|e| e.to_string())?;
     drop(factory);
     let st = &res.stats.bots[0];
-    let unit = res.rows[0].unit as f64;
-    // Per unit, in mbb/hand: a unit is one deal from both seats (2 hands).
-    let per = 2.0 * unit;
-    let (raw, _) = mean_se(
-        st.units,
-        st.unit_net as f64 * 1000.0 / per,
-        st.unit_sq as f64 * 1e6 / (per * per),
-    );
-    let (mean, se) = if s.luck_adjust && st.adj_hands == st.hands && st.hands > 0 {
-        // Thousandths of a chip: already milli.
-        mean_se(
-            st.units,
-            st.adj_unit_net as f64 / per,
-            st.adj_unit_sq as f64 / (per * per),
-        )
-    } else {
-        mean_se(
-            st.units,
-            st.unit_net as f64 * 1000.0 / per,
-            st.unit_sq as f64 * 1e6 / (per * per),
-        )
-    };
+    let Summary {
+        mean,
+        se,
+        raw_mean: raw,
+    } = summarize(st, res.rows[0].unit, s.luck_adjust);
     let history = if s.history {
         let from = out.join(pitboss_arena::runner::history_phhs_name(&cfg));
         let rel = pitboss_store::Files::history_rel(id);
@@ -122,7 +149,7 @@ pub fn play(
         String::new()
     };
     let json = |x| serde_json::to_string(x).expect("statistics serialize");
-    let outcome = Outcome {
+    let mut outcome = Outcome {
         units: st.units as i64,
         played: res.hands as i64,
         mean,
@@ -132,7 +159,12 @@ pub fn play(
         a_stats: json(&res.stats.bots[0]),
         b_stats: json(&res.stats.bots[1]),
         history,
+        tape: String::new(),
+        worker: String::new(),
     };
+    if let Some(t) = &res.tape {
+        outcome.set_tape_zst(&pitboss_arena::tape::compress(t));
+    }
     // The folder held the match's config (with its salt) and the bots' logs: gone, now that
     // the result and the history are kept.
     let _ = std::fs::remove_dir_all(&out);
