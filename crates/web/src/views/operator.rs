@@ -1,4 +1,5 @@
-//! `/operator`: the queue (matches and checks), hands per second, and which worker plays what.
+//! `/operator`: the queue (matches and checks), hands per second, which worker plays what, and
+//! the workers whose results the audit refused.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -6,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
-use pitboss_store::{MatchState, QueueCounts};
+use pitboss_store::{MatchState, QueueCounts, WorkerFlag};
 
 use super::{fragment, page as html_page, version_link, when, Fragment};
 use crate::board::Board;
@@ -20,8 +21,9 @@ pub async fn page(
 ) -> Result<Response, PageError> {
     let counts = ctx.app.store.counts().await?;
     let flying = ctx.app.store.in_flight().await?;
+    let flags = ctx.app.store.worker_flags(FLAGS_SHOWN).await?;
     let board = ctx.board();
-    let live = live(&board, &counts, &flying).into_string();
+    let live = live(&board, &counts, &flying, &flags).into_string();
     if f.fragment.is_some() {
         return Ok(fragment(live));
     }
@@ -32,7 +34,15 @@ pub async fn page(
     Ok(html_page("Operator", Some(board.generation), &[], body).into_response())
 }
 
-fn live(b: &Board, c: &QueueCounts, flying: &[pitboss_store::Match]) -> Markup {
+/// The latest refused results shown (and served by `/api/status`).
+pub const FLAGS_SHOWN: i64 = 20;
+
+fn live(
+    b: &Board,
+    c: &QueueCounts,
+    flying: &[pitboss_store::Match],
+    flags: &[WorkerFlag],
+) -> Markup {
     let mut workers: BTreeMap<&str, Vec<&pitboss_store::Match>> = BTreeMap::new();
     for m in flying.iter().filter(|m| m.state == MatchState::Running) {
         workers.entry(m.worker.as_str()).or_default().push(m);
@@ -63,6 +73,19 @@ fn live(b: &Board, c: &QueueCounts, flying: &[pitboss_store::Match]) -> Markup {
                     td { (m.preset) }
                     td { @if let Some(t) = m.started_at { (when(t)) } }
                 } } } }
+            }
+        }
+        h2 { "Flagged workers" }
+        @if flags.is_empty() { p.muted { "No result has been refused by the audit." } }
+        @else {
+            table.flags {
+                thead { tr { th { "Worker" } th { "Match" } th { "Why the result was refused" } th { "When" } } }
+                tbody { @for f in flags { tr {
+                    td { (f.worker) }
+                    td { a href={ "/matches/" (f.match_id) } { "#" (f.match_id) } }
+                    td { (f.reason) }
+                    td { (when(f.at)) }
+                } } }
             }
         }
     }
