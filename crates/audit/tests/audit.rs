@@ -129,6 +129,9 @@ fn a_changed_luck_adjusted_result_is_refused_when_sampled() {
     assert!(matches!(e, Refusal::Luck { hand: 43, .. }), "{e}");
 }
 
+/// A change to a tape.
+type Edit<'a> = Box<dyn Fn(&mut Tape) + 'a>;
+
 #[test]
 fn illegal_or_misplaced_actions_are_refused() {
     let cfg = config("27td-nl", 200, 6, false, true);
@@ -150,7 +153,7 @@ fn illegal_or_misplaced_actions_are_refused() {
         .expect("a hand with a draw");
     // Aces and a king: no seat holds all five.
     let not_held: pitboss_cards::CardSet = (47..52).map(pitboss_cards::Card::from_index).collect();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Tape)>)> = vec![
+    let cases: Vec<(&str, Edit<'_>)> = vec![
         (
             "a raise below the minimum",
             Box::new(|t| t.hands[k].actions[0] = Action::Raise { to: 1 }),
