@@ -6,7 +6,7 @@
 //! job's result is written before the next board is built; a kill at any moment leaves rows that
 //! [`pitboss_store::Store::requeue_running`] puts back on the next start.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -124,14 +124,46 @@ impl Scheduler {
         self.last_build = Instant::now();
     }
 
-    /// Runs until the process ends.
+    /// Runs until the process ends. While the database is away (a restart of PostgreSQL, a
+    /// full disk), results wait in memory, in order, and everything is retried with a growing
+    /// pause (up to 5 s); nothing is lost unless the process dies too, and then the matches
+    /// are played again from their seeds after the restart.
     ///
     /// # Errors
-    /// On a database failure the scheduler cannot work around.
+    /// Never for database failures (they are retried); only when the scheduler cannot go on.
     pub async fn run(mut self) -> Result<(), ServiceError> {
         let (tx, mut rx) = mpsc::unbounded_channel::<JobResult>();
+        let mut pending: VecDeque<JobResult> = VecDeque::new();
+        let mut pause = Duration::from_millis(100);
         loop {
-            self.fill(&tx).await?;
+            let mut failed = None;
+            while let Some(r) = pending.pop_front() {
+                if let Err(e) = self.apply(r.clone()).await {
+                    pending.push_front(r);
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if failed.is_none() {
+                failed = self.fill(&tx).await.err();
+            }
+            if let Some(e) = failed {
+                if !transient(&e) {
+                    return Err(e);
+                }
+                tracing::warn!(
+                    "the database failed ({e}); {} result(s) wait; retrying in {} ms",
+                    pending.len(),
+                    pause.as_millis()
+                );
+                tokio::select! {
+                    r = rx.recv() => pending.extend(r),
+                    () = tokio::time::sleep(pause) => {}
+                }
+                pause = (pause * 2).min(Duration::from_secs(5));
+                continue;
+            }
+            pause = Duration::from_millis(100);
             if self.dirty && self.last_build.elapsed() >= Duration::from_millis(250) {
                 self.publish();
             }
@@ -142,11 +174,9 @@ impl Scheduler {
             };
             tokio::select! {
                 r = rx.recv() => {
-                    if let Some(r) = r {
-                        self.apply(r).await?;
-                        while let Ok(r) = rx.try_recv() {
-                            self.apply(r).await?;
-                        }
+                    pending.extend(r);
+                    while let Ok(r) = rx.try_recv() {
+                        pending.push_back(r);
                     }
                 }
                 () = self.wake.notified() => {}
@@ -270,8 +300,11 @@ impl Scheduler {
             }
             JobResult::Played { id, outcome } => {
                 self.running.remove(&id);
-                if self.store.finish_match(id, &outcome.into()).await? {
-                    if let Some(m) = self.store.match_by_id(id).await? {
+                // Retried after a database failure, the result may be in already: whether it
+                // counted now or then, the match's row is what the board learns from.
+                self.store.finish_match(id, &outcome.into()).await?;
+                if let Some(m) = self.store.match_by_id(id).await? {
+                    if m.state == pitboss_store::MatchState::Done && !self.mem.knows(m.id) {
                         self.mem.add(&m);
                         let b = self.board.borrow().clone();
                         board::note_history(&b, &mut self.mem, &[m.a, m.b]);
@@ -295,4 +328,10 @@ impl Scheduler {
             .filter(|v| v.state == VersionState::Active)
             .count()
     }
+}
+
+/// A failure worth retrying: the database's (connection lost, server restarting, pool timed
+/// out, a statement refused while it shuts down).
+fn transient(e: &ServiceError) -> bool {
+    matches!(e, ServiceError::Store(pitboss_store::StoreError::Sql(_)))
 }
