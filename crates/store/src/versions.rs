@@ -86,15 +86,20 @@ impl Store {
         version(&v)
     }
 
-    /// The bot named `name`.
+    /// The bot named `name`, whatever the case of its letters: names that differ only in case
+    /// are one name (else a stranger's `CALL` passes for the house's `call` on a leaderboard,
+    /// `Victim` for someone's `victim`). The oldest such bot when an older database holds two.
     ///
     /// # Errors
     /// On a database failure.
     pub async fn bot_by_name(&self, name: &str) -> Result<Option<Bot>> {
-        let r = sqlx::query("SELECT id, name, owner, created_at FROM bots WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        let r = sqlx::query(
+            "SELECT id, name, owner, created_at FROM bots WHERE lower(name) = lower($1) \
+             ORDER BY id LIMIT 1",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
         r.as_ref().map(bot).transpose()
     }
 
@@ -112,18 +117,25 @@ impl Store {
     ) -> Result<std::result::Result<Version, NotYours>> {
         let mut tx = self.pool.begin().await?;
         let now = now_ms();
+        // A name is taken whatever its case (see `bot_by_name`): the existing bot is found, or
+        // the name is new.
         sqlx::query(
-            "INSERT INTO bots (name, owner, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            "INSERT INTO bots (name, owner, created_at) SELECT $1, $2, $3 \
+             WHERE NOT EXISTS (SELECT 1 FROM bots WHERE lower(name) = lower($1)) \
+             ON CONFLICT DO NOTHING",
         )
         .bind(name)
         .bind(account)
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        let b = sqlx::query("SELECT id, name, owner, created_at FROM bots WHERE name = $1")
-            .bind(name)
-            .fetch_one(&mut *tx)
-            .await?;
+        let b = sqlx::query(
+            "SELECT id, name, owner, created_at FROM bots WHERE lower(name) = lower($1) \
+             ORDER BY id LIMIT 1",
+        )
+        .bind(name)
+        .fetch_one(&mut *tx)
+        .await?;
         let b = bot(&b)?;
         if b.owner != Some(account) {
             return Ok(Err(NotYours(name.to_string())));
