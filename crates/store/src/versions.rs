@@ -223,6 +223,36 @@ impl Store {
         }
     }
 
+    /// Takes a version off the ladder for good (state `failed`, `note` appended to its owner's
+    /// log) and fails its queued matches: it passed its check but can no longer be set up for
+    /// a match (its build fails). Only an active or retired version moves (a retired one still
+    /// plays its successor). Returns whether it moved.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn disqualify(&self, id: i64, note: &str) -> Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE versions SET state = 'failed', log = COALESCE(log, '') || $1 \
+             WHERE id = $2 AND state IN ('active', 'retired')",
+        )
+        .bind(note)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE matches SET state = 'failed', finished_at = $1, \
+             error = 'not played: a version of this match was taken off the ladder' \
+             WHERE state = 'queued' AND (a = $2 OR b = $2)",
+        )
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// The check of version `id` is over: active when `fit` (the bot's previous active version
     /// retires, in the same transaction), failed otherwise; `log` is kept for the owner. Only a
     /// version being checked moves. Returns the predecessor the new version replaced, if any.
