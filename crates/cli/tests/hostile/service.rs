@@ -99,7 +99,13 @@ impl Service {
         pieces: &[&[u8]],
         pause: Duration,
     ) -> Answer {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
+        let mut s = TcpStream::connect(&self.addr).unwrap_or_else(|e| {
+            panic!(
+                "the service at {} is gone ({e}); its output:\n{}",
+                self.addr,
+                tail(&String::from_utf8_lossy(&self.stderr()), 3000)
+            )
+        });
         s.set_read_timeout(Some(secs(60))).unwrap();
         let len: usize = pieces.iter().map(|p| p.len()).sum();
         let mut head = format!(
@@ -698,6 +704,69 @@ fn service_names_differing_in_case_are_the_same_name() {
         !text.contains("\"CALL\"") && !text.contains("\"Call\""),
         || format!("a look-alike of a reference bot on the leaderboard: {text}"),
     );
+    assert!(
+        f.0.is_empty(),
+        "{} finding(s):\n* {}",
+        f.0.len(),
+        f.0.join("\n* ")
+    );
+}
+
+/// A version that plays its check, then crashes at every decision past hand 30 of every match
+/// (crasher.py): its matches finish (the seat forfeits after its restarts, the result counts),
+/// none fails or hangs, and its rating says what it is — last, not a hole in the ladder.
+#[test]
+fn service_version_crashing_in_matches_forfeits_them() {
+    let _g = lock();
+    let a = Arena::new("svc-crash");
+    let data = a.root.join("data");
+    let m = token(&a, &data, "mallory", None);
+    let svc = Service::start(&a, &data);
+    let r = svc.upload(&m, "crasher", &pack(&bot_folder(&a, "crasher", &[])));
+    assert_eq!(r.status, 201, "{}", r.text());
+    let state = svc.checked("crasher", 1, secs(40));
+    assert_eq!(
+        state,
+        "active",
+        "{}",
+        svc.owner_log(&m, "crasher", 1).text()
+    );
+    let t = Instant::now();
+    let mut v = Value::Null;
+    while t.elapsed() < secs(40) {
+        v = svc.get_json("/api/bots/crasher");
+        let done = v["recent_matches"]
+            .as_array()
+            .map_or(0, |m| m.iter().filter(|m| m["state"] == "done").count());
+        if done >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let mut f = Findings::default();
+    let matches = v["recent_matches"].as_array().cloned().unwrap_or_default();
+    let done: Vec<&Value> = matches.iter().filter(|m| m["state"] == "done").collect();
+    f.check(done.len() >= 2, || {
+        format!("fewer than 2 matches done: {v}")
+    });
+    f.check(matches.iter().all(|m| m["state"] != "failed"), || {
+        format!("a match of the crashing version failed instead of counting: {v}")
+    });
+    for d in &done {
+        f.check(d["result"]["played"] == 200, || {
+            format!("match {} did not play every hand: {d}", d["id"])
+        });
+    }
+    let stats = &v["versions"][0]["stats"];
+    let faults = stats["faults"].to_string();
+    f.check(
+        faults.contains("crash") && faults.contains("forfeit"),
+        || format!("the crashes and forfeits are not in its statistics: {stats}"),
+    );
+    let status = svc.get_json("/api/status");
+    f.check(status["queue"]["failed"] == 0, || {
+        format!("failed matches: {status}")
+    });
     assert!(
         f.0.is_empty(),
         "{} finding(s):\n* {}",
