@@ -144,12 +144,15 @@ pub fn play(
     let mut cfg = MatchConfig::from_file(file, |_| out.clone()).map_err(|e| e.to_string())?;
     cfg.names = vec![a.label.clone(), b.label.clone()];
     cfg.history_hands = Some(s.history_hands);
-    let factory = ExternalFactory::new(
-        &cfg.bots,
-        pitboss_bots::builtin,
-        &ExternalOptions::from_config(&cfg),
-    )
-    .map_err(|e| blame(s, [a, b], e))?;
+    // A program in the bot's folder that is a link out of it (made by its build) is refused
+    // here as in the check: a build may make a plain file while checked and a link afterwards,
+    // and `match` would bind what the link leads to (and its installation).
+    let opts = ExternalOptions {
+        allow_read_outside: false,
+        ..ExternalOptions::from_config(&cfg)
+    };
+    let factory = ExternalFactory::new(&cfg.bots, pitboss_bots::builtin, &opts)
+        .map_err(|e| blame(s, [a, b], e))?;
     let res = run_match(&cfg, &factory, &mut |_, _| {}).map_err(|e| e.to_string())?;
     drop(factory);
     let st = &res.stats.bots[0];
