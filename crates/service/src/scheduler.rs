@@ -35,7 +35,15 @@ pub struct Scheduler {
     generation: u64,
     dirty: bool,
     last_build: Instant,
+    /// Matches in a row that an uploaded version could not be set up for (its build failed).
+    strikes: HashMap<i64, u32>,
 }
+
+/// Matches in a row an uploaded version may fail to be set up for before it is taken off the
+/// ladder. Without a limit, a version whose build passes its check and fails afterwards is paired
+/// again at once, every time: red team, 351 failed matches in 28 s, each a build in the jail,
+/// and the version provisional (so first in line) for ever.
+pub const STRIKES: u32 = 3;
 
 fn random_seed() -> i64 {
     let mut b = [0u8; 8];
@@ -64,6 +72,7 @@ impl Scheduler {
             generation: 0,
             dirty: true,
             last_build: Instant::now(),
+            strikes: HashMap::new(),
         }
     }
 
@@ -305,19 +314,51 @@ impl Scheduler {
                 self.store.finish_match(id, &outcome.into()).await?;
                 if let Some(m) = self.store.match_by_id(id).await? {
                     if m.state == pitboss_store::MatchState::Done && !self.mem.knows(m.id) {
+                        self.strikes.remove(&m.a);
+                        self.strikes.remove(&m.b);
                         self.mem.add(&m);
                         let b = self.board.borrow().clone();
                         board::note_history(&b, &mut self.mem, &[m.a, m.b]);
                     }
                 }
             }
-            JobResult::Failed { id, error } => {
+            JobResult::Failed {
+                id,
+                error,
+                culprit,
+                detail,
+            } => {
                 self.running.remove(&id);
                 tracing::warn!("match {id} failed: {error}");
                 self.store.fail_match(id, &error).await?;
+                if let Some(v) = culprit {
+                    self.strike(id, v, &detail).await?;
+                }
             }
         }
         self.dirty = true;
+        Ok(())
+    }
+
+    /// Counts a match that version `v` could not be set up for; at [`STRIKES`] in a row the
+    /// version leaves the ladder, its owner's log saying why.
+    async fn strike(&mut self, id: i64, v: i64, detail: &str) -> Result<(), ServiceError> {
+        let n = self.strikes.entry(v).or_insert(0);
+        *n += 1;
+        if *n < STRIKES {
+            return Ok(());
+        }
+        self.strikes.remove(&v);
+        let note = format!(
+            "\n== taken off the ladder: it could not be built or started for {STRIKES} matches \
+             in a row (it passed its check); the last time, match {id}:\n{detail}\n"
+        );
+        if self.store.disqualify(v, &note).await? {
+            tracing::warn!(
+                "version {v} taken off the ladder: {STRIKES} matches in a row failed to set it up"
+            );
+        }
+        self.versions = self.store.versions().await?;
         Ok(())
     }
 
