@@ -10,7 +10,7 @@
 use pitboss_arena::BotStats;
 use pitboss_audit::{Sampling, Setup};
 use pitboss_rules::Preset;
-use pitboss_store::{Files, Match, Store};
+use pitboss_store::{Files, Match, MatchState, Store};
 use pitboss_worker::{deck_salt, summarize, OutcomeData};
 
 use crate::{ServeConfig, ServiceError};
@@ -81,7 +81,12 @@ pub async fn admit(
     if !needed(o) {
         return Ok(true);
     }
-    let Some(m) = store.match_by_id(id).await? else {
+    // Only a running match takes a result (a retried one may be in already).
+    let Some(m) = store
+        .match_by_id(id)
+        .await?
+        .filter(|m| m.state == MatchState::Running)
+    else {
         return Ok(true);
     };
     let secret = Files::new(&cfg.data)?.secret()?;

@@ -14,7 +14,7 @@ mod play;
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
-pub use play::{deck_salt, play, summarize, Summary};
+pub use play::{deck_salt, play, summarize, PlayError, Summary};
 
 /// A version as a worker needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,11 +55,19 @@ pub enum JobResult {
         id: i64,
         outcome: Outcome,
     },
-    /// The match could not be played (a failure of the house, not of a bot: a bot's faults are
-    /// part of a played match).
+    /// The match could not be played: the house failed, or an uploaded version could not be
+    /// set up for it (a bot's faults while playing are part of a played match).
     Failed {
         id: i64,
+        /// What the match page shows everyone: never the bot's output nor the server's paths.
         error: String,
+        /// The uploaded version the match could not be set up with (its build failed, its
+        /// manifest was refused): the bot's doing, not the house's. `None`: the house failed.
+        #[serde(default)]
+        culprit: Option<i64>,
+        /// For the culprit's owner only (its log): why, with the build's output.
+        #[serde(default)]
+        detail: String,
     },
 }
 
@@ -167,7 +175,21 @@ pub fn run(s: &Settings, job: &Job) -> JobResult {
             b,
         } => match play(s, *id, preset, *seed, *hands, a, b) {
             Ok(outcome) => JobResult::Played { id: *id, outcome },
-            Err(error) => JobResult::Failed { id: *id, error },
+            Err(e) => {
+                let error = e.to_string();
+                let (culprit, detail) = match e {
+                    PlayError::Bot {
+                        version, detail, ..
+                    } => (Some(version), detail),
+                    PlayError::House(_) => (None, String::new()),
+                };
+                JobResult::Failed {
+                    id: *id,
+                    error,
+                    culprit,
+                    detail,
+                }
+            }
         },
     }
 }
