@@ -108,6 +108,11 @@ pub struct MatchConfig {
     /// every match for its hand viewer: a whole history would cost a quarter of the speed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_hands: Option<u64>,
+    /// Record the action tape of every hand ([`crate::tape`], returned in
+    /// [`crate::MatchResult::tape`]): what a server needs to audit a result played elsewhere.
+    /// Not a flag or a match-file key: the service sets it on the matches it has played remotely.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tape: bool,
     pub stack: Chips,
     pub stakes: Stakes,
     pub options: TableOptions,
@@ -305,6 +310,7 @@ impl MatchConfig {
             history: f.history.unwrap_or(false),
             zstd: f.zstd.unwrap_or(false),
             history_hands: None,
+            tape: false,
             stack: f.stack.unwrap_or(preset.stack),
             stakes: f.stakes.unwrap_or(preset.game.stakes),
             options: f.options.unwrap_or(preset.game.options),

@@ -20,6 +20,7 @@ pub mod runner;
 pub mod spec;
 pub mod stats;
 pub mod summary;
+pub mod tape;
 
 pub use config::{ConfigError, MatchConfig, MatchFile};
 pub use player::{Fault, InProcess, Player};

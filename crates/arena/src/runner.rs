@@ -132,6 +132,8 @@ pub struct MatchResult {
     pub rows: Vec<SummaryRow>,
     pub hands: u64,
     pub elapsed: Duration,
+    /// With [`MatchConfig::tape`]: the action tape of every hand, uncompressed ([`crate::tape`]).
+    pub tape: Option<Vec<u8>>,
 }
 
 /// A failure to run or record a match.
@@ -155,6 +157,7 @@ struct Block {
     stats: MatchStats,
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
+    tape: Vec<u8>,
 }
 
 /// What a worker played: a whole block, or one seat rotation of a block of a duplicate match.
@@ -165,6 +168,7 @@ pub(crate) struct Part {
     stats: MatchStats,
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
+    tape: Vec<u8>,
     /// One rotation: where each hand's records end and each hand's result per bot.
     split: Option<Split>,
 }
@@ -175,6 +179,8 @@ struct Split {
     /// With `history`.
     csv_ends: Vec<usize>,
     phh_ends: Vec<usize>,
+    /// With `tape`.
+    tape_ends: Vec<usize>,
     /// `n` per hand: each bot's net, and its luck-adjusted result (milli-chips) when adjusted.
     nets: Vec<i64>,
     adjs: Vec<i64>,
@@ -313,6 +319,11 @@ pub fn run_match_in_chunks(
         None
     };
     let mut total = MatchStats::new(n);
+    // Reserved once (a hand takes 20 to 50 bytes): no copy as it grows.
+    let mut tape = cfg.tape.then(|| {
+        let luck = cfg.luck_adjust == Some(true);
+        crate::tape::header(n, luck, cfg.hands, (cfg.hands.min(1 << 22) * 48) as usize)
+    });
     let mut done = 0u64;
     let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
@@ -374,6 +385,7 @@ pub fn run_match_in_chunks(
                     stats: part.stats,
                     hands_csv: part.hands_csv,
                     phhs: part.phhs,
+                    tape: part.tape,
                 },
                 Some(_) => {
                     // Everything but the duplicate units counts as soon as it is played.
@@ -400,6 +412,9 @@ pub fn run_match_in_chunks(
                 }
                 if let Some(f) = phhs_file.as_mut() {
                     f.write_all(&block.phhs).map_err(io(&phhs_path))?;
+                }
+                if let Some(t) = tape.as_mut() {
+                    t.extend_from_slice(&block.tape);
                 }
                 want += 1;
             }
@@ -434,6 +449,7 @@ pub fn run_match_in_chunks(
         rows,
         hands: done,
         elapsed: start.elapsed(),
+        tape,
     })
 }
 
@@ -543,6 +559,7 @@ fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
     let mut stats = MatchStats::new(n);
     let mut hands_csv = Vec::with_capacity(parts.iter().map(|p| p.hands_csv.len()).sum());
     let mut phhs = Vec::with_capacity(parts.iter().map(|p| p.phhs.len()).sum());
+    let mut tape = Vec::with_capacity(parts.iter().map(|p| p.tape.len()).sum());
     let splits: Vec<&Split> = parts
         .iter()
         .map(|p| p.split.as_ref().expect("a rotation"))
@@ -553,10 +570,13 @@ fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
         unit.fill(0);
         adj.fill(0);
         for (p, sp) in parts.iter().zip(&splits) {
+            let from = |ends: &[usize]| if d == 0 { 0 } else { ends[d - 1] };
             if cfg.history {
-                let from = |ends: &[usize]| if d == 0 { 0 } else { ends[d - 1] };
                 hands_csv.extend_from_slice(&p.hands_csv[from(&sp.csv_ends)..sp.csv_ends[d]]);
                 phhs.extend_from_slice(&p.phhs[from(&sp.phh_ends)..sp.phh_ends[d]]);
+            }
+            if cfg.tape {
+                tape.extend_from_slice(&p.tape[from(&sp.tape_ends)..sp.tape_ends[d]]);
             }
             for bot in 0..n {
                 unit[bot] += sp.nets[d * n + bot];
@@ -577,6 +597,7 @@ fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
         stats,
         hands_csv,
         phhs,
+        tape,
     }
 }
 
@@ -596,6 +617,8 @@ pub(crate) struct Recorder<'a> {
     pub(crate) stats: MatchStats,
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
+    /// With `tape`: the block's hands' action tape ([`crate::tape`]).
+    tape: Option<Vec<u8>>,
     names_by_seat: Vec<String>,
     /// The bots' names as `hands.csv` fields (escaped once: no formula, quoted if need be).
     csv_names: Vec<String>,
@@ -627,6 +650,7 @@ impl<'a> Recorder<'a> {
             stats: MatchStats::new(n),
             hands_csv: Vec::new(),
             phhs: Vec::new(),
+            tape: cfg.tape.then(|| Vec::with_capacity(64 * 1024)),
             names_by_seat: vec![String::new(); n],
             csv_names: (0..n)
                 .map(|i| crate::name::csv_field(cfg.name(i)).into_owned())
@@ -683,6 +707,10 @@ impl<'a> Recorder<'a> {
         if let Some(l) = self.luck.as_mut() {
             l.hands.hand(s.deal, events, net);
         }
+        if let Some(t) = self.tape.as_mut() {
+            let adj = self.luck.as_ref().map(|l| l.hands.last());
+            crate::tape::encode_hand(t, events, net, adj);
+        }
         for &(seat, net) in net {
             let bot = (seat.index() + n - s.rotation) % n;
             self.stats.bots[bot].add_hand(seat, events, net);
@@ -732,6 +760,9 @@ impl<'a> Recorder<'a> {
                 sp.csv_ends.push(self.hands_csv.len());
                 sp.phh_ends.push(self.phhs.len());
             }
+            if let Some(t) = &self.tape {
+                sp.tape_ends.push(t.len());
+            }
             sp.nets.extend_from_slice(&self.unit_net);
             self.unit_net.fill(0);
             if let Some(l) = self.luck.as_mut() {
@@ -764,6 +795,7 @@ impl<'a> Recorder<'a> {
             stats: self.stats,
             hands_csv: self.hands_csv,
             phhs: self.phhs,
+            tape: self.tape.unwrap_or_default(),
             split: self.split,
         }
     }

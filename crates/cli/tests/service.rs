@@ -156,6 +156,7 @@ fn kill_9_loses_no_finished_match_and_counts_none_twice() {
         check_hands: 10,
         history: false,
         history_hands: 0,
+        tape: false,
     };
     let fresh = pitboss_worker::play(
         &settings,

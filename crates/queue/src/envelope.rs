@@ -105,6 +105,9 @@ pub enum ResultBody {
     Refused { reason: String },
     /// Delivered more than the attempts allowed: never run again, its match failed.
     Parked { reason: String },
+    /// Too large for a message (a long match's action tape): the body, as JSON, is the object
+    /// of this name in the `PREFIX_BLOBS` object store; the server removes it once ingested.
+    Stored { object: String },
 }
 
 /// A result on the queue.

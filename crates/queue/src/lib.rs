@@ -110,6 +110,9 @@ impl QueueSettings {
     pub(crate) fn parked_stream(&self) -> String {
         format!("{}_PARKED", self.prefix)
     }
+    pub(crate) fn blobs_bucket(&self) -> String {
+        format!("{}_BLOBS", self.prefix)
+    }
     pub(crate) fn jobs_subject(&self) -> String {
         format!("{}.jobs", self.prefix)
     }

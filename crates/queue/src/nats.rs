@@ -74,6 +74,7 @@ pub(crate) async fn setup(
     })
     .await
     .map_err(js_err)?;
+    blobs(js, s).await?;
     let wc = consumer::pull::Config {
         durable_name: Some(s.workers_consumer()),
         ack_policy: consumer::AckPolicy::Explicit,
@@ -153,5 +154,41 @@ pub(crate) async fn publish_until_stored(
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(Duration::from_secs(2));
+    }
+}
+
+/// The object store of results too large for a message.
+pub(crate) async fn blobs(
+    js: &jetstream::Context,
+    s: &QueueSettings,
+) -> Result<jetstream::object_store::ObjectStore, QueueError> {
+    if let Ok(b) = js.get_object_store(s.blobs_bucket()).await {
+        return Ok(b);
+    }
+    js.create_object_store(jetstream::object_store::Config {
+        bucket: s.blobs_bucket(),
+        storage: stream::StorageType::File,
+        ..Default::default()
+    })
+    .await
+    .map_err(js_err)
+}
+
+/// Stores `bytes` as object `name` until it is stored (across a NATS restart).
+pub(crate) async fn put_until_stored(
+    js: &jetstream::Context,
+    s: &QueueSettings,
+    name: &str,
+    bytes: &[u8],
+) {
+    loop {
+        match blobs(js, s).await {
+            Ok(b) => match b.put(name, &mut &bytes[..]).await {
+                Ok(_) => return,
+                Err(e) => tracing::warn!("storing {name}: {e}; trying again"),
+            },
+            Err(e) => tracing::warn!("storing {name}: {e}; trying again"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }

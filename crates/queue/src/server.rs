@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_nats::jetstream::consumer::PullConsumer;
+use async_nats::jetstream::object_store::ObjectStore;
 use base64::Engine as _;
 use futures_util::StreamExt;
 use pitboss_service::workers::Workers;
@@ -63,7 +64,8 @@ impl NatsWorkers {
             }
         });
         let done: Done = Arc::new(Mutex::new(None));
-        tokio::spawn(ingest(results, store, files, done.clone()));
+        let blobs = nats::blobs(&js, &settings).await?;
+        tokio::spawn(ingest(results, store, files, blobs, done.clone()));
         Ok(NatsWorkers {
             settings,
             play: PlaySettings {
@@ -134,7 +136,7 @@ impl Workers for NatsWorkers {
 
 /// Reads the results stream for ever: each result is handed to the scheduler, then acknowledged
 /// (a server killed in between gets it again; the store counts it once).
-async fn ingest(results: PullConsumer, store: Store, files: Files, done: Done) {
+async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: ObjectStore, done: Done) {
     let mut refusals: HashMap<(String, i64), String> = HashMap::new();
     loop {
         let Some(tx) = done.lock().expect("done").clone() else {
@@ -164,8 +166,21 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, done: Done) {
                     break;
                 }
             };
+            let mut stored = None;
             match serde_json::from_slice::<ResultEnvelope>(&m.payload) {
-                Ok(r) => {
+                Ok(mut r) => {
+                    if let ResultBody::Stored { object } = &r.body {
+                        match fetch_body(&blobs, object).await {
+                            Ok(b) => {
+                                stored = Some(object.clone());
+                                r.body = b;
+                            }
+                            Err(e) => {
+                                tracing::warn!("result {object}: {e}");
+                                continue;
+                            }
+                        }
+                    }
                     if let Err(e) = handle(r, &store, &files, &tx, &mut refusals).await {
                         // Not acknowledged: read again after the ack wait.
                         tracing::warn!("a result: {e}");
@@ -176,9 +191,30 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, done: Done) {
             }
             if let Err(e) = m.ack().await {
                 tracing::warn!("acknowledging a result: {e}");
+            } else if let Some(o) = stored {
+                let _ = blobs.delete(&o).await;
             }
         }
     }
+}
+
+/// The body of a result kept in the object store.
+async fn fetch_body(blobs: &ObjectStore, name: &str) -> Result<ResultBody, QueueError> {
+    use tokio::io::AsyncReadExt;
+    let mut o = blobs
+        .get(name)
+        .await
+        .map_err(|e| QueueError::JetStream(e.to_string()))?;
+    let mut bytes = Vec::new();
+    o.read_to_end(&mut bytes)
+        .await
+        .map_err(|e| QueueError::JetStream(e.to_string()))?;
+    let body: ResultBody =
+        serde_json::from_slice(&bytes).map_err(|e| QueueError::Invalid(e.to_string()))?;
+    if matches!(body, ResultBody::Stored { .. }) {
+        return Err(QueueError::Invalid("a stored result names another".into()));
+    }
+    Ok(body)
 }
 
 async fn handle(
@@ -207,6 +243,9 @@ async fn handle(
             }
             let result = match result {
                 JobResult::Played { id, mut outcome } => {
+                    // Named by the transport, not by the worker's own claim inside the result:
+                    // the server audits every result from a worker (crate `pitboss-audit`).
+                    outcome.worker = r.worker.clone();
                     outcome.history = match history_b64 {
                         Some(b) => keep_history(files, id, &b)?,
                         None => String::new(),
@@ -226,6 +265,9 @@ async fn handle(
             }
             refusals.insert(key, note);
         }
+        ResultBody::Stored { object } => {
+            tracing::warn!("result {object}: stored twice over; dropped");
+        }
         ResultBody::Parked { reason } => {
             let mut why = format!("parked by worker {}: {reason}", r.worker);
             if let Some(last) = refusals.remove(&key) {
@@ -236,6 +278,8 @@ async fn handle(
                 JobResult::Failed {
                     id: r.job.id,
                     error: why,
+                    culprit: None,
+                    detail: String::new(),
                 }
             } else {
                 JobResult::Checked {

@@ -138,7 +138,19 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
     }
 }
 
+/// A result body larger than this goes to the object store (NATS takes 1 MiB messages by
+/// default; a long match's action tape is larger).
+const INLINE_MAX: usize = 256 << 10;
+
 async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: ResultBody) {
+    let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
+    let inline = serde_json::to_vec(&body).expect("a result serializes");
+    let body = if inline.len() > INLINE_MAX {
+        nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &inline).await;
+        ResultBody::Stored { object: id.clone() }
+    } else {
+        body
+    };
     let r = ResultEnvelope {
         format: ctx.cfg.format,
         engine: ctx.cfg.engine.clone(),
@@ -146,7 +158,6 @@ async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: Res
         job: header.clone(),
         body,
     };
-    let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
     let bytes = serde_json::to_vec(&r).expect("a result serializes");
     nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
 }
@@ -291,6 +302,8 @@ fn run_job(
         check_hands: p.check_hands.max(1),
         history: p.history_hands > 0,
         history_hands: p.history_hands,
+        // The server audits a worker's results from the match's action tape.
+        tape: true,
     };
     let done = |result| ResultBody::Done {
         result,
@@ -327,22 +340,31 @@ fn run_job(
                     return Ok(done(JobResult::Failed {
                         id,
                         error: format!(
-                            "{} is not fit on worker {name} (its check here failed): {}",
-                            bot.label,
-                            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+                            "{} is not fit on worker {name} (its check here failed)",
+                            bot.label
                         ),
+                        culprit: Some(bot.version),
+                        detail: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
                     }));
                 }
             }
-            match pitboss_worker::play_salted(&s, salt, id, &preset, seed, hands, &a, &b) {
-                Ok(mut outcome) => {
+            let job = Job::Play {
+                id,
+                preset,
+                seed,
+                hands,
+                a,
+                b,
+            };
+            match pitboss_worker::run_salted(&s, &job, Some(salt)) {
+                JobResult::Played { id, mut outcome } => {
                     let history_b64 = take_history(&s.files, &mut outcome.history);
                     Ok(ResultBody::Done {
                         result: JobResult::Played { id, outcome },
                         history_b64,
                     })
                 }
-                Err(error) => Ok(done(JobResult::Failed { id, error })),
+                other => Ok(done(other)),
             }
         }
     }

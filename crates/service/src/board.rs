@@ -34,7 +34,7 @@ impl Memory {
     /// Adds a finished match (ignored when already known).
     pub fn add(&mut self, m: &Match) {
         let Some(o) = &m.outcome else { return };
-        if m.id <= self.last_id && self.done.iter().any(|d| d.id == m.id) {
+        if self.knows(m.id) {
             return;
         }
         self.last_id = self.last_id.max(m.id);
@@ -56,6 +56,11 @@ impl Memory {
                 self.stats.entry(v).or_default().merge(&s);
             }
         }
+    }
+
+    /// Whether match `id` is in already.
+    pub fn knows(&self, id: i64) -> bool {
+        id <= self.last_id && self.done.iter().rev().any(|d| d.id == id)
     }
 
     pub fn records(&self) -> Vec<Record> {

@@ -7,6 +7,7 @@
 //! the board snapshot the web server reads (`tokio::sync::watch`), and a `Notify` that wakes the
 //! scheduler when an upload arrives.
 
+pub mod audit;
 pub mod board;
 pub mod config;
 pub mod scheduler;
@@ -33,6 +34,8 @@ pub enum ServiceError {
     },
     #[error("the web server: {0}")]
     Serve(std::io::Error),
+    #[error("the audit of match {id} stopped: {why}")]
+    Audit { id: i64, why: String },
 }
 
 /// Opens the store of `cfg`: `DATA/pitboss.db`, or the database URL given.
@@ -61,6 +64,8 @@ pub fn worker_settings(cfg: &ServeConfig) -> Result<pitboss_worker::Settings, Se
         check_hands: cfg.check_hands,
         history: cfg.history_hands > 0,
         history_hands: cfg.history_hands,
+        // The server's own threads: nothing to audit (a remote worker records it).
+        tape: false,
     })
 }
 

@@ -6,7 +6,7 @@
 //! job's result is written before the next board is built; a kill at any moment leaves rows that
 //! [`pitboss_store::Store::requeue_running`] puts back on the next start.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,15 @@ pub struct Scheduler {
     generation: u64,
     dirty: bool,
     last_build: Instant,
+    /// Matches in a row that an uploaded version could not be set up for (its build failed).
+    strikes: HashMap<i64, u32>,
 }
+
+/// Matches in a row an uploaded version may fail to be set up for before it is taken off the
+/// ladder. Without a limit, a version whose build passes its check and fails afterwards is paired
+/// again at once, every time: red team, 351 failed matches in 28 s, each a build in the jail,
+/// and the version provisional (so first in line) for ever.
+pub const STRIKES: u32 = 3;
 
 fn random_seed() -> i64 {
     let mut b = [0u8; 8];
@@ -64,6 +72,7 @@ impl Scheduler {
             generation: 0,
             dirty: true,
             last_build: Instant::now(),
+            strikes: HashMap::new(),
         }
     }
 
@@ -124,14 +133,46 @@ impl Scheduler {
         self.last_build = Instant::now();
     }
 
-    /// Runs until the process ends.
+    /// Runs until the process ends. While the database is away (a restart of PostgreSQL, a
+    /// full disk), results wait in memory, in order, and everything is retried with a growing
+    /// pause (up to 5 s); nothing is lost unless the process dies too, and then the matches
+    /// are played again from their seeds after the restart.
     ///
     /// # Errors
-    /// On a database failure the scheduler cannot work around.
+    /// Never for database failures (they are retried); only when the scheduler cannot go on.
     pub async fn run(mut self) -> Result<(), ServiceError> {
         let (tx, mut rx) = mpsc::unbounded_channel::<JobResult>();
+        let mut pending: VecDeque<JobResult> = VecDeque::new();
+        let mut pause = Duration::from_millis(100);
         loop {
-            self.fill(&tx).await?;
+            let mut failed = None;
+            while let Some(r) = pending.pop_front() {
+                if let Err(e) = self.apply(r.clone()).await {
+                    pending.push_front(r);
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if failed.is_none() {
+                failed = self.fill(&tx).await.err();
+            }
+            if let Some(e) = failed {
+                if !transient(&e) {
+                    return Err(e);
+                }
+                tracing::warn!(
+                    "the database failed ({e}); {} result(s) wait; retrying in {} ms",
+                    pending.len(),
+                    pause.as_millis()
+                );
+                tokio::select! {
+                    r = rx.recv() => pending.extend(r),
+                    () = tokio::time::sleep(pause) => {}
+                }
+                pause = (pause * 2).min(Duration::from_secs(5));
+                continue;
+            }
+            pause = Duration::from_millis(100);
             if self.dirty && self.last_build.elapsed() >= Duration::from_millis(250) {
                 self.publish();
             }
@@ -142,11 +183,9 @@ impl Scheduler {
             };
             tokio::select! {
                 r = rx.recv() => {
-                    if let Some(r) = r {
-                        self.apply(r).await?;
-                        while let Ok(r) = rx.try_recv() {
-                            self.apply(r).await?;
-                        }
+                    pending.extend(r);
+                    while let Ok(r) = rx.try_recv() {
+                        pending.push_back(r);
                     }
                 }
                 () = self.wake.notified() => {}
@@ -270,21 +309,59 @@ impl Scheduler {
             }
             JobResult::Played { id, outcome } => {
                 self.running.remove(&id);
-                if self.store.finish_match(id, &outcome.into()).await? {
-                    if let Some(m) = self.store.match_by_id(id).await? {
+                // From another machine: audited first (refused: failed, its worker flagged).
+                // Retried after a database failure, the result may be in already: whether it
+                // counted now or then, the match's row is what the board learns from.
+                if crate::audit::admit(&self.store, &self.cfg, id, &outcome).await? {
+                    self.store.finish_match(id, &outcome.into()).await?;
+                }
+                if let Some(m) = self.store.match_by_id(id).await? {
+                    if m.state == pitboss_store::MatchState::Done && !self.mem.knows(m.id) {
+                        self.strikes.remove(&m.a);
+                        self.strikes.remove(&m.b);
                         self.mem.add(&m);
                         let b = self.board.borrow().clone();
                         board::note_history(&b, &mut self.mem, &[m.a, m.b]);
                     }
                 }
             }
-            JobResult::Failed { id, error } => {
+            JobResult::Failed {
+                id,
+                error,
+                culprit,
+                detail,
+            } => {
                 self.running.remove(&id);
                 tracing::warn!("match {id} failed: {error}");
                 self.store.fail_match(id, &error).await?;
+                if let Some(v) = culprit {
+                    self.strike(id, v, &detail).await?;
+                }
             }
         }
         self.dirty = true;
+        Ok(())
+    }
+
+    /// Counts a match that version `v` could not be set up for; at [`STRIKES`] in a row the
+    /// version leaves the ladder, its owner's log saying why.
+    async fn strike(&mut self, id: i64, v: i64, detail: &str) -> Result<(), ServiceError> {
+        let n = self.strikes.entry(v).or_insert(0);
+        *n += 1;
+        if *n < STRIKES {
+            return Ok(());
+        }
+        self.strikes.remove(&v);
+        let note = format!(
+            "\n== taken off the ladder: it could not be built or started for {STRIKES} matches \
+             in a row (it passed its check); the last time, match {id}:\n{detail}\n"
+        );
+        if self.store.disqualify(v, &note).await? {
+            tracing::warn!(
+                "version {v} taken off the ladder: {STRIKES} matches in a row failed to set it up"
+            );
+        }
+        self.versions = self.store.versions().await?;
         Ok(())
     }
 
@@ -295,4 +372,10 @@ impl Scheduler {
             .filter(|v| v.state == VersionState::Active)
             .count()
     }
+}
+
+/// A failure worth retrying: the database's (connection lost, server restarting, pool timed
+/// out, a statement refused while it shuts down).
+fn transient(e: &ServiceError) -> bool {
+    matches!(e, ServiceError::Store(pitboss_store::StoreError::Sql(_)))
 }

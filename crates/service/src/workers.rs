@@ -77,6 +77,8 @@ impl Workers for LocalWorkers {
                         Job::Play { id, .. } => JobResult::Failed {
                             id: *id,
                             error: format!("the worker failed: {why}"),
+                            culprit: None,
+                            detail: String::new(),
                         },
                     }
                 });

@@ -71,6 +71,10 @@ impl Files {
     /// Stores bundle bytes under their hash (written to a temporary file, synced, renamed:
     /// a crash leaves the old state or the whole file).
     ///
+    /// The temporary file is this call's own (`create_new` under a random name): the same
+    /// bundle uploaded twice at once used to share one name per process, so one upload truncated
+    /// the file the other was about to rename (a 500, or for a moment a short bundle in place).
+    ///
     /// # Errors
     /// When the file cannot be written.
     pub fn put_bundle(&self, sha256: &str, bytes: &[u8]) -> Result<PathBuf> {
@@ -78,13 +82,30 @@ impl Files {
         if dest.exists() {
             return Ok(dest);
         }
-        let tmp = self
-            .root
-            .join("tmp")
-            .join(format!("bundle-{sha256}-{}", std::process::id()));
-        let mut f = std::fs::File::create(&tmp).map_err(StoreError::io(&tmp))?;
-        f.write_all(bytes).map_err(StoreError::io(&tmp))?;
-        f.sync_all().map_err(StoreError::io(&tmp))?;
+        let mut nonce = [0u8; 8];
+        getrandom::getrandom(&mut nonce)
+            .map_err(|e| StoreError::Invalid(format!("random source: {e}")))?;
+        let tmp = self.root.join("tmp").join(format!(
+            "bundle-{sha256}-{}-{}",
+            std::process::id(),
+            hex::encode(nonce)
+        ));
+        let written = (|| {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            f.write_all(bytes)?;
+            f.sync_all()
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(StoreError::Io {
+                path: tmp.display().to_string(),
+                source: e,
+            });
+        }
+        // Another upload of the same bytes may have renamed its copy first: the same content.
         std::fs::rename(&tmp, &dest).map_err(StoreError::io(&dest))?;
         Ok(dest)
     }

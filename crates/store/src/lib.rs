@@ -23,6 +23,7 @@ macro_rules! safe {
 }
 
 mod files;
+mod flags;
 mod matches;
 mod model;
 mod notes;
@@ -39,6 +40,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::AnyPool;
 
 pub use files::{Files, HISTORY_DIR};
+pub use flags::WorkerFlag;
 pub use model::*;
 pub use tokens::{hash_token, new_token};
 
@@ -111,8 +113,26 @@ impl Store {
     /// # Errors
     /// When the folder or the database cannot be opened or migrated.
     pub async fn open_dir(dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(dir).map_err(StoreError::io(dir))?;
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        if !dir.exists() {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(StoreError::io(dir))?;
+        }
         let db: PathBuf = dir.join(DB_FILE);
+        // The database holds hashed tokens and every match's seed: its user's alone (SQLite
+        // gives its WAL and shared-memory files the database file's mode).
+        if !db.exists() {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&db)
+                .map_err(StoreError::io(&db))?;
+        }
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o600))
+            .map_err(StoreError::io(&db))?;
         let url = format!("sqlite://{}?mode=rwc", db.display());
         Store::open(&url).await
     }

@@ -125,6 +125,53 @@ impl Store {
         Ok(())
     }
 
+    /// Takes one of the account's `limit` upload slots since `since` (ms), atomically: the
+    /// attempt is recorded only while fewer than `limit` are, in one statement (SQLite runs one
+    /// writer at a time; PostgreSQL first locks the account's row). Counting first and
+    /// recording after the body arrived let uploads sent at once all pass one count (red team:
+    /// 7 of 8 accepted on a quota of 2). Returns `None` when the slot is taken, else the time of
+    /// the oldest upload in the window (for `Retry-After`).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn reserve_upload(
+        &self,
+        account: i64,
+        since: i64,
+        limit: i64,
+    ) -> Result<Option<Option<i64>>> {
+        let mut tx = self.pool.begin().await?;
+        if self.backend() == crate::Backend::Postgres {
+            sqlx::query("SELECT id FROM tokens WHERE id = $1 FOR UPDATE")
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let done = sqlx::query(
+            "INSERT INTO uploads (token, at, bytes) SELECT $1, $2, 0 \
+             WHERE (SELECT COUNT(*) FROM uploads WHERE token = $1 AND at >= $3) < $4",
+        )
+        .bind(account)
+        .bind(now_ms())
+        .bind(since)
+        .bind(limit)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 1 {
+            tx.commit().await?;
+            return Ok(None);
+        }
+        let first: Option<i64> =
+            sqlx::query("SELECT MIN(at) AS first FROM uploads WHERE token = $1 AND at >= $2")
+                .bind(account)
+                .bind(since)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("first")?;
+        tx.commit().await?;
+        Ok(Some(first))
+    }
+
     /// Uploads of the account since `since` (ms) and the time of the oldest of them, from which
     /// the caller tells when the quota frees a slot (`Retry-After`).
     ///

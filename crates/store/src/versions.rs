@@ -86,15 +86,20 @@ impl Store {
         version(&v)
     }
 
-    /// The bot named `name`.
+    /// The bot named `name`, whatever the case of its letters: names that differ only in case
+    /// are one name (else a stranger's `CALL` passes for the house's `call` on a leaderboard,
+    /// `Victim` for someone's `victim`). The oldest such bot when an older database holds two.
     ///
     /// # Errors
     /// On a database failure.
     pub async fn bot_by_name(&self, name: &str) -> Result<Option<Bot>> {
-        let r = sqlx::query("SELECT id, name, owner, created_at FROM bots WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        let r = sqlx::query(
+            "SELECT id, name, owner, created_at FROM bots WHERE lower(name) = lower($1) \
+             ORDER BY id LIMIT 1",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
         r.as_ref().map(bot).transpose()
     }
 
@@ -112,18 +117,25 @@ impl Store {
     ) -> Result<std::result::Result<Version, NotYours>> {
         let mut tx = self.pool.begin().await?;
         let now = now_ms();
+        // A name is taken whatever its case (see `bot_by_name`): the existing bot is found, or
+        // the name is new.
         sqlx::query(
-            "INSERT INTO bots (name, owner, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            "INSERT INTO bots (name, owner, created_at) SELECT $1, $2, $3 \
+             WHERE NOT EXISTS (SELECT 1 FROM bots WHERE lower(name) = lower($1)) \
+             ON CONFLICT DO NOTHING",
         )
         .bind(name)
         .bind(account)
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        let b = sqlx::query("SELECT id, name, owner, created_at FROM bots WHERE name = $1")
-            .bind(name)
-            .fetch_one(&mut *tx)
-            .await?;
+        let b = sqlx::query(
+            "SELECT id, name, owner, created_at FROM bots WHERE lower(name) = lower($1) \
+             ORDER BY id LIMIT 1",
+        )
+        .bind(name)
+        .fetch_one(&mut *tx)
+        .await?;
         let b = bot(&b)?;
         if b.owner != Some(account) {
             return Ok(Err(NotYours(name.to_string())));
@@ -209,6 +221,36 @@ impl Store {
             Some(r) => self.version(r.try_get("id")?).await,
             None => Ok(None),
         }
+    }
+
+    /// Takes a version off the ladder for good (state `failed`, `note` appended to its owner's
+    /// log) and fails its queued matches: it passed its check but can no longer be set up for
+    /// a match (its build fails). Only an active or retired version moves (a retired one still
+    /// plays its successor). Returns whether it moved.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn disqualify(&self, id: i64, note: &str) -> Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE versions SET state = 'failed', log = COALESCE(log, '') || $1 \
+             WHERE id = $2 AND state IN ('active', 'retired')",
+        )
+        .bind(note)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE matches SET state = 'failed', finished_at = $1, \
+             error = 'not played: a version of this match was taken off the ladder' \
+             WHERE state = 'queued' AND (a = $2 OR b = $2)",
+        )
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// The check of version `id` is over: active when `fit` (the bot's previous active version

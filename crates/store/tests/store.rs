@@ -137,6 +137,23 @@ async fn exercise(s: &Store) {
     let c = s.counts().await.unwrap();
     assert_eq!((c.done, c.running, c.hands_total), (1, 1, 20));
 
+    // Workers flagged by the audit: newest first, a hostile name kept as given.
+    assert!(s.worker_flags(10).await.unwrap().is_empty());
+    s.flag_worker("w1", m1, "hand 3 does not replay")
+        .await
+        .unwrap();
+    s.flag_worker("<b>w2</b>", m2, "bot 0's net: 1 claimed, 0 from the tape")
+        .await
+        .unwrap();
+    let f = s.worker_flags(10).await.unwrap();
+    assert_eq!(
+        f.iter()
+            .map(|f| (f.worker.as_str(), f.match_id))
+            .collect::<Vec<_>>(),
+        vec![("<b>w2</b>", m2), ("w1", m1)]
+    );
+    assert_eq!(s.worker_flags(1).await.unwrap().len(), 1);
+
     // Quotas: uploads counted per account and window.
     s.record_upload(bob.id, 5).await.unwrap();
     s.record_upload(bob.id, 5).await.unwrap();
@@ -147,6 +164,45 @@ async fn exercise(s: &Store) {
     s.revoke_account("bob").await.unwrap();
     assert!(s.account_by_token(&bob_tok).await.unwrap().is_none());
     assert!(s.revoke_account("bob").await.is_err());
+
+    // Names that differ only in case are one name: another account's, the house's, or the
+    // owner's own bot (a new version of it).
+    for name in ["AB", "Ab", "CALL", "Call"] {
+        assert!(
+            s.new_version(bob.id, name, &"d".repeat(64), 1)
+                .await
+                .unwrap()
+                .is_err(),
+            "{name} is taken"
+        );
+        let found = s.bot_by_name(name).await.unwrap().unwrap();
+        assert_eq!(found.name, name.to_ascii_lowercase());
+    }
+    let v3 = s
+        .new_version(alice.id, "AB", &"e".repeat(64), 100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(v3.bot_name, "ab");
+    assert!(v3.number > v2.number, "a new version of ab");
+
+    // The hourly quota taken at once by many uploads: exactly `limit` slots.
+    let (carol, _) = s.create_account("carol", 3, 1 << 20).await.unwrap();
+    let tasks: Vec<_> = (0..12)
+        .map(|_| {
+            let s = s.clone();
+            tokio::spawn(async move { s.reserve_upload(carol.id, 0, 3).await.unwrap() })
+        })
+        .collect();
+    let mut taken = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            None => taken += 1,
+            Some(first) => assert!(first.is_some(), "a full window has an oldest upload"),
+        }
+    }
+    assert_eq!(taken, 3, "12 uploads at once on a quota of 3");
+    assert_eq!(s.uploads_since(carol.id, 0).await.unwrap().0, 3);
 }
 
 #[tokio::test]
@@ -157,14 +213,45 @@ async fn sqlite_store_keeps_the_rules() {
     // Reopening migrates nothing twice and keeps everything.
     s.close().await;
     let s = Store::open_dir(dir.path()).await.unwrap();
-    assert_eq!(s.accounts().await.unwrap().len(), 2);
+    assert_eq!(s.accounts().await.unwrap().len(), 3);
     let b = dir.path().join("copy.db");
     s.backup(&b).await.unwrap();
     assert!(s.backup(&b).await.is_err(), "a backup never overwrites");
     let copy = Store::open(&format!("sqlite://{}", b.display()))
         .await
         .unwrap();
-    assert_eq!(copy.versions().await.unwrap().len(), 4);
+    assert_eq!(copy.versions().await.unwrap().len(), 5);
+}
+
+/// The same bundle stored by many threads at once: every call succeeds, one whole file.
+#[test]
+fn one_bundle_stored_at_once_is_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = pitboss_store::Files::new(dir.path()).unwrap();
+    let bytes: Vec<u8> = (0..1_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    for round in 0..20u8 {
+        let sha = format!("{round:02x}").repeat(32);
+        let start = std::sync::Barrier::new(8);
+        let failed = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|sc| {
+            for _ in 0..8 {
+                sc.spawn(|| {
+                    start.wait();
+                    if files.put_bundle(&sha, &bytes).is_err() {
+                        failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            failed.into_inner(),
+            0,
+            "round {round}: a store of the bundle failed"
+        );
+        assert_eq!(std::fs::read(files.bundle(&sha)).unwrap(), bytes);
+    }
+    let tmp: Vec<_> = std::fs::read_dir(dir.path().join("tmp")).unwrap().collect();
+    assert!(tmp.is_empty(), "temporary files left: {tmp:?}");
 }
 
 #[tokio::test]
@@ -197,4 +284,21 @@ async fn postgres_store_keeps_the_same_rules() {
         .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE {db}")))
         .await
         .unwrap();
+}
+
+#[tokio::test]
+async fn the_database_file_is_its_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("new");
+    let s = Store::open_dir(&data).await.unwrap();
+    s.create_account("x", 1, 1).await.unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700);
+    for f in ["pitboss.db", "pitboss.db-wal", "pitboss.db-shm"] {
+        let p = data.join(f);
+        if p.exists() {
+            assert_eq!(mode(&p), 0o600, "{f}");
+        }
+    }
 }

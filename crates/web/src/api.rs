@@ -205,11 +205,17 @@ pub async fn status(State(ctx): State<Arc<Ctx>>) -> Result<Json<Value>, ApiError
         .filter(|m| m.state == pitboss_store::MatchState::Running)
         .map(|m| json!({ "worker": m.worker, "match": m.id, "started_at": m.started_at }))
         .collect();
+    let flags = ctx
+        .app
+        .store
+        .worker_flags(crate::views::operator::FLAGS_SHOWN)
+        .await?;
     Ok(Json(json!({
         "generation": b.generation,
         "queue": c,
         "hands_per_second": c.hands_last_minute as f64 / 60.0,
         "running": workers,
+        "worker_flags": flags,
     })))
 }
 

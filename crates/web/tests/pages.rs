@@ -230,6 +230,30 @@ async fn the_operator_page_and_status() {
 }
 
 #[tokio::test]
+async fn workers_flagged_by_the_audit_show_on_the_operator_page_and_status() {
+    let w = world().await;
+    let a = get(&w.app, "/operator").await;
+    assert!(a.body.contains("No result has been refused"), "{}", a.body);
+    assert_eq!(
+        get(&w.app, "/api/status").await.json()["worker_flags"],
+        serde_json::json!([])
+    );
+    w.store
+        .flag_worker(XSS, w.match_id, &format!("hand 3 does not replay: {XSS}"))
+        .await
+        .unwrap();
+    let a = get(&w.app, "/operator").await;
+    assert!(a.body.contains("Flagged workers"));
+    assert!(!a.body.contains("No result has been refused"));
+    assert!(!a.body.contains(XSS), "a worker's name is text");
+    assert!(a.body.contains("hand 3 does not replay"));
+    assert!(a.body.contains(&format!("/matches/{}", w.match_id)));
+    let j = get(&w.app, "/api/status").await.json();
+    assert_eq!(j["worker_flags"][0]["worker"], XSS);
+    assert_eq!(j["worker_flags"][0]["match_id"], w.match_id);
+}
+
+#[tokio::test]
 async fn the_leaderboards_need_no_database() {
     // Rendered from the board alone: with the database closed they still answer, while a page
     // that reads the database fails (so the closing is real).

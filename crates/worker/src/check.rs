@@ -26,6 +26,11 @@ pub fn check(s: &Settings, bot: &BotRef, presets: &[String]) -> (bool, String) {
             false
         }
     };
+    // The check's own folder (the bot's stderr logs, up to 1 MiB each, and its transcripts, up
+    // to 32 MiB) goes: what the owner gets is the log below, capped. Kept, it cost the disk tens
+    // of MiB per upload for ever, at the uploader's choosing (red team: a 6 MB stderr flood
+    // left 2.2 MB per upload).
+    let _ = std::fs::remove_dir_all(s.files.version_dir(bot.version).join("check"));
     let _ = writeln!(
         log,
         "{}",

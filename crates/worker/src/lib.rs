@@ -14,7 +14,7 @@ mod play;
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
-pub use play::{deck_salt, play, play_salted};
+pub use play::{deck_salt, play, play_salted, summarize, PlayError, Summary};
 
 /// A version as a worker needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,11 +55,19 @@ pub enum JobResult {
         id: i64,
         outcome: Outcome,
     },
-    /// The match could not be played (a failure of the house, not of a bot: a bot's faults are
-    /// part of a played match).
+    /// The match could not be played: the house failed, or an uploaded version could not be
+    /// set up for it (a bot's faults while playing are part of a played match).
     Failed {
         id: i64,
+        /// What the match page shows everyone: never the bot's output nor the server's paths.
         error: String,
+        /// The uploaded version the match could not be set up with (its build failed, its
+        /// manifest was refused): the bot's doing, not the house's. `None`: the house failed.
+        #[serde(default)]
+        culprit: Option<i64>,
+        /// For the culprit's owner only (its log): why, with the build's output.
+        #[serde(default)]
+        detail: String,
     },
 }
 
@@ -78,6 +86,33 @@ pub struct OutcomeData {
     pub a_stats: String,
     pub b_stats: String,
     pub history: String,
+    /// The match's action tape (`pitboss_arena::tape`), zstd-compressed, in base64: what the
+    /// server audits a result from another machine with. Empty when not recorded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tape: String,
+    /// The worker that played it, as the transport that brought the result names it (empty: the
+    /// server's own threads).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub worker: String,
+}
+
+impl OutcomeData {
+    /// The compressed tape.
+    ///
+    /// # Errors
+    /// When the field is not base64.
+    pub fn tape_zst(&self) -> Result<Vec<u8>, String> {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(&self.tape)
+            .map_err(|e| format!("the tape is not base64: {e}"))
+    }
+
+    /// Sets the tape from its compressed bytes.
+    pub fn set_tape_zst(&mut self, zst: &[u8]) {
+        use base64::Engine;
+        self.tape = base64::engine::general_purpose::STANDARD.encode(zst);
+    }
 }
 
 impl From<OutcomeData> for pitboss_store::Outcome {
@@ -115,10 +150,19 @@ pub struct Settings {
     pub history: bool,
     /// ... of its first this many hands.
     pub history_hands: u64,
+    /// Record every match's action tape and return it in the outcome (a worker on another
+    /// machine: the server audits its results; about 2-6% of a match's time with in-process bots).
+    pub tape: bool,
 }
 
 /// Runs one job to its end.
 pub fn run(s: &Settings, job: &Job) -> JobResult {
+    run_salted(s, job, None)
+}
+
+/// [`run`] with a play job's deck salt given (a remote worker: the server derived it; `None`:
+/// from [`Settings::secret`]).
+pub fn run_salted(s: &Settings, job: &Job, salt: Option<pitboss_cards::Salt>) -> JobResult {
     match job {
         Job::Check { bot, presets } => {
             let (fit, log) = check(s, bot, presets);
@@ -135,9 +179,32 @@ pub fn run(s: &Settings, job: &Job) -> JobResult {
             hands,
             a,
             b,
-        } => match play(s, *id, preset, *seed, *hands, a, b) {
+        } => match play_salted(
+            s,
+            salt.unwrap_or_else(|| deck_salt(&s.secret, *seed)),
+            *id,
+            preset,
+            *seed,
+            *hands,
+            a,
+            b,
+        ) {
             Ok(outcome) => JobResult::Played { id: *id, outcome },
-            Err(error) => JobResult::Failed { id: *id, error },
+            Err(e) => {
+                let error = e.to_string();
+                let (culprit, detail) = match e {
+                    PlayError::Bot {
+                        version, detail, ..
+                    } => (Some(version), detail),
+                    PlayError::House(_) => (None, String::new()),
+                };
+                JobResult::Failed {
+                    id: *id,
+                    error,
+                    culprit,
+                    detail,
+                }
+            }
         },
     }
 }

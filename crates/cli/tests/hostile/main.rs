@@ -33,6 +33,7 @@ mod duplicate_phases;
 mod harness;
 mod limits;
 mod names;
+mod service;
 mod submit_copy;
 
 use std::os::unix::net::UnixListener;

@@ -1,4 +1,5 @@
-//! `/operator`: the queue (matches and checks), hands per second, and which worker plays what.
+//! `/operator`: the queue (matches and checks), hands per second, which worker plays what, and
+//! the workers whose results the audit refused.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -6,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
-use pitboss_store::{MatchState, QueueCounts};
+use pitboss_store::{MatchState, QueueCounts, WorkerFlag};
 
 use super::{fragment, page as html_page, version_link, when, Fragment};
 use crate::board::Board;
@@ -20,6 +21,7 @@ pub async fn page(
 ) -> Result<Response, PageError> {
     let counts = ctx.app.store.counts().await?;
     let flying = ctx.app.store.in_flight().await?;
+    let flags = ctx.app.store.worker_flags(FLAGS_SHOWN).await?;
     // Failures with their reasons (a parked job of a queue, a match that could not be played).
     let failed: Vec<pitboss_store::Match> = ctx
         .app
@@ -31,7 +33,7 @@ pub async fn page(
         .take(20)
         .collect();
     let board = ctx.board();
-    let live = live(&board, &counts, &flying, &failed).into_string();
+    let live = live(&board, &counts, &flying, &flags, &failed).into_string();
     if f.fragment.is_some() {
         return Ok(fragment(live));
     }
@@ -42,10 +44,14 @@ pub async fn page(
     Ok(html_page("Operator", Some(board.generation), &[], body).into_response())
 }
 
+/// The latest refused results shown (and served by `/api/status`).
+pub const FLAGS_SHOWN: i64 = 20;
+
 fn live(
     b: &Board,
     c: &QueueCounts,
     flying: &[pitboss_store::Match],
+    flags: &[WorkerFlag],
     failed: &[pitboss_store::Match],
 ) -> Markup {
     let mut workers: BTreeMap<&str, Vec<&pitboss_store::Match>> = BTreeMap::new();
@@ -90,6 +96,19 @@ fn live(
                     td { (version_link(b, m.a)) " vs " (version_link(b, m.b)) }
                     td { (m.preset) }
                     td.error { (m.error) }
+                } } }
+            }
+        }
+        h2 { "Flagged workers" }
+        @if flags.is_empty() { p.muted { "No result has been refused by the audit." } }
+        @else {
+            table.flags {
+                thead { tr { th { "Worker" } th { "Match" } th { "Why the result was refused" } th { "When" } } }
+                tbody { @for f in flags { tr {
+                    td { (f.worker) }
+                    td { a href={ "/matches/" (f.match_id) } { "#" (f.match_id) } }
+                    td { (f.reason) }
+                    td { (when(f.at)) }
                 } } }
             }
         }

@@ -1,0 +1,425 @@
+//! The action tape: every hand's decisions as the engine applied them (penalties for faults
+//! included), with each seat's net and luck-adjusted result, in a compact binary form. With the
+//! match's deck key it is everything the rules engine needs to play a hand again, so a server can
+//! audit a result played on a machine it does not control (crate `pitboss-audit`): it re-deals a
+//! sample of the hands, replays their actions and compares the chips.
+//!
+//! Why a tape of its own rather than the PHH histories: a history is text of 200–500 bytes a hand
+//! seat and costs a quarter of a match's speed; a tape is a few bytes per action and costs a few
+//! percent, so it can be kept for every hand of every match.
+//!
+//! Format (all integers LEB128; signed ones zigzag):
+//! `"PBT1"`, seats (byte), flags (byte: 1 = luck-adjusted results present), hands; then each
+//! hand in hand order: each seat's net (signed, seat order), with the flag each seat's
+//! luck-adjusted result in thousandths of a chip (signed), the number of actions, and the actions:
+//! a byte `0` fold, `1` check, `2` call, `3` bring-in, `4` raise followed by its total, or
+//! `5` discard followed by the number of cards and their indices (`rank * 4 + suit`).
+
+use pitboss_cards::{Card, CardSet};
+use pitboss_rules::{Action, Event, Seat};
+
+/// The first bytes of a tape (format version 1).
+pub const MAGIC: &[u8; 4] = b"PBT1";
+
+const FLAG_LUCK: u8 = 1;
+
+/// A tape that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TapeError {
+    #[error("not an action tape (it does not start with {MAGIC:?})")]
+    Magic,
+    #[error("the tape ends in the middle of {0}")]
+    Truncated(String),
+    #[error("hand {hand}: {why}")]
+    Bad { hand: u64, why: String },
+    #[error("{0} bytes follow the last hand")]
+    Trailing(usize),
+    #[error("the tape is larger than {0} bytes decompressed")]
+    TooLarge(u64),
+    #[error("decompressing the tape: {0}")]
+    Zstd(String),
+}
+
+/// The decision behind an event, if it is one (what [`pitboss_rules::Hand::apply`] was given).
+#[inline(always)]
+fn action_of(e: &Event) -> Option<Action> {
+    Some(match *e {
+        Event::Fold { .. } => Action::Fold,
+        Event::Check { .. } => Action::Check,
+        Event::Call { .. } => Action::Call,
+        Event::BringIn { .. } => Action::BringIn,
+        Event::Raise { to, .. } => Action::Raise { to },
+        Event::Discard { cards, .. } => Action::Discard {
+            cards: cards.unwrap_or_default(),
+        },
+        _ => return None,
+    })
+}
+
+#[inline(always)]
+fn put_u(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline(always)]
+fn put_i(out: &mut Vec<u8>, v: i64) {
+    put_u(out, ((v << 1) ^ (v >> 63)) as u64);
+}
+
+#[inline(always)]
+fn put_action(out: &mut Vec<u8>, a: &Action) {
+    match *a {
+        Action::Fold => out.push(0),
+        Action::Check => out.push(1),
+        Action::Call => out.push(2),
+        Action::BringIn => out.push(3),
+        Action::Raise { to } => {
+            out.push(4);
+            put_u(out, to);
+        }
+        Action::Discard { cards } => {
+            out.push(5);
+            out.push(cards.len() as u8);
+            out.extend(cards.iter().map(Card::index));
+        }
+    }
+}
+
+/// Appends one finished hand to a tape's body: its `events` (the actions are taken from them),
+/// every seat's `net` in seat order and, when the match adjusts for luck, every seat's adjusted
+/// result.
+pub fn encode_hand(out: &mut Vec<u8>, events: &[Event], net: &[(Seat, i64)], adj: Option<&[i64]>) {
+    for &(_, v) in net {
+        put_i(out, v);
+    }
+    for &v in adj.unwrap_or_default() {
+        put_i(out, v);
+    }
+    // One pass over the events: the count's byte is kept and filled in after the actions (a
+    // count of 128 or more, which no real hand reaches, takes its further bytes by insertion).
+    // The most a hand's actions take: a raise is 11 bytes, a discard 7.
+    out.reserve(events.len() * 11);
+    let at = out.len();
+    out.push(0);
+    let mut count = 0u64;
+    for a in events.iter().filter_map(action_of) {
+        put_action(out, &a);
+        count += 1;
+    }
+    if count < 0x80 {
+        out[at] = count as u8;
+    } else {
+        let mut v = Vec::with_capacity(10);
+        put_u(&mut v, count);
+        out.splice(at..=at, v);
+    }
+}
+
+/// A tape's header, with room for `capacity` bytes of hands: the hands' records
+/// ([`encode_hand`]) follow in hand order.
+pub fn header(seats: usize, luck: bool, hands: u64, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity + 16);
+    out.extend_from_slice(MAGIC);
+    out.push(seats as u8);
+    out.push(if luck { FLAG_LUCK } else { 0 });
+    put_u(&mut out, hands);
+    out
+}
+
+/// A whole tape from its header fields and the hands' records in hand order.
+pub fn finish(seats: usize, luck: bool, hands: u64, body: &[u8]) -> Vec<u8> {
+    let mut out = header(seats, luck, hands, body.len());
+    out.extend_from_slice(body);
+    out
+}
+
+/// zstd at level 3: fast, and a tape shrinks to about half.
+pub fn compress(raw: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(raw, 3).expect("compressing to memory")
+}
+
+/// Decompresses a tape of at most `limit` bytes (a larger one, a zstd bomb, is refused without
+/// being held in memory).
+///
+/// # Errors
+/// [`TapeError::Zstd`] for a stream that is not zstd, [`TapeError::TooLarge`].
+pub fn decompress(z: &[u8], limit: u64) -> Result<Vec<u8>, TapeError> {
+    use std::io::Read;
+    let dec = zstd::stream::read::Decoder::new(z).map_err(|e| TapeError::Zstd(e.to_string()))?;
+    let mut out = Vec::new();
+    dec.take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| TapeError::Zstd(e.to_string()))?;
+    if out.len() as u64 > limit {
+        return Err(TapeError::TooLarge(limit));
+    }
+    Ok(out)
+}
+
+/// One hand of a tape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandTape {
+    /// Each seat's net, seat order.
+    pub net: Vec<i64>,
+    /// Each seat's luck-adjusted result (thousandths of a chip), when the match adjusts.
+    pub adj: Option<Vec<i64>>,
+    /// The actions in the order applied (the seat is whoever is to act).
+    pub actions: Vec<Action>,
+}
+
+/// A tape read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tape {
+    pub seats: usize,
+    pub luck: bool,
+    pub hands: Vec<HandTape>,
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+    /// The hand being read (1-based; 0: the header), named in errors.
+    hand: u64,
+}
+
+impl Reader<'_> {
+    fn truncated(&self) -> TapeError {
+        TapeError::Truncated(if self.hand == 0 {
+            "the header".into()
+        } else {
+            format!("hand {}", self.hand)
+        })
+    }
+
+    fn byte(&mut self) -> Result<u8, TapeError> {
+        let v = *self.b.get(self.at).ok_or_else(|| self.truncated())?;
+        self.at += 1;
+        Ok(v)
+    }
+
+    fn u(&mut self) -> Result<u64, TapeError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.truncated())
+    }
+
+    fn i(&mut self) -> Result<i64, TapeError> {
+        let z = self.u()?;
+        Ok((z >> 1) as i64 ^ -((z & 1) as i64))
+    }
+}
+
+impl Tape {
+    /// Reads a decompressed tape.
+    ///
+    /// # Errors
+    /// A [`TapeError`] for anything that is not a complete, well-formed tape.
+    pub fn parse(raw: &[u8]) -> Result<Tape, TapeError> {
+        if raw.len() < 6 || &raw[..4] != MAGIC {
+            return Err(TapeError::Magic);
+        }
+        let seats = usize::from(raw[4]);
+        let luck = raw[5] & FLAG_LUCK != 0;
+        let mut r = Reader {
+            b: raw,
+            at: 6,
+            hand: 0,
+        };
+        let count = r.u()?;
+        if seats == 0 || seats > pitboss_rules::MAX_SEATS {
+            return Err(TapeError::Bad {
+                hand: 0,
+                why: format!("{seats} seats"),
+            });
+        }
+        // Every hand takes at least `seats + 1` bytes: a count beyond that is a lie.
+        let most = (raw.len() / (seats + 1)) as u64;
+        let mut hands = Vec::with_capacity(count.min(most) as usize);
+        for k in 0..count {
+            r.hand = k + 1;
+            let net = (0..seats).map(|_| r.i()).collect::<Result<Vec<_>, _>>()?;
+            let adj = if luck {
+                Some((0..seats).map(|_| r.i()).collect::<Result<Vec<_>, _>>()?)
+            } else {
+                None
+            };
+            let n = r.u()?;
+            if n > (raw.len() - r.at) as u64 {
+                return Err(r.truncated());
+            }
+            let mut actions = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                actions.push(read_action(&mut r)?);
+            }
+            hands.push(HandTape { net, adj, actions });
+        }
+        if r.at != raw.len() {
+            return Err(TapeError::Trailing(raw.len() - r.at));
+        }
+        Ok(Tape { seats, luck, hands })
+    }
+
+    /// The tape's bytes (uncompressed): what [`Tape::parse`] reads.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::new();
+        for h in &self.hands {
+            for &v in &h.net {
+                put_i(&mut body, v);
+            }
+            for &v in h.adj.as_deref().unwrap_or_default() {
+                put_i(&mut body, v);
+            }
+            put_u(&mut body, h.actions.len() as u64);
+            for a in &h.actions {
+                put_action(&mut body, a);
+            }
+        }
+        finish(self.seats, self.luck, self.hands.len() as u64, &body)
+    }
+}
+
+fn read_action(r: &mut Reader<'_>) -> Result<Action, TapeError> {
+    let tag = r.byte()?;
+    Ok(match tag {
+        0 => Action::Fold,
+        1 => Action::Check,
+        2 => Action::Call,
+        3 => Action::BringIn,
+        4 => Action::Raise { to: r.u()? },
+        5 => {
+            let mut cards = CardSet::default();
+            for _ in 0..r.byte()? {
+                let c = r.byte()?;
+                if c >= 52 || !cards.insert(Card::from_index(c)) {
+                    return Err(TapeError::Bad {
+                        hand: r.hand,
+                        why: format!("a discard names card {c} (twice, or no such card)"),
+                    });
+                }
+            }
+            Action::Discard { cards }
+        }
+        t => {
+            return Err(TapeError::Bad {
+                hand: r.hand,
+                why: format!("unknown action {t}"),
+            })
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Tape {
+        let mut d = CardSet::default();
+        d.insert(Card::from_index(0));
+        d.insert(Card::from_index(51));
+        Tape {
+            seats: 2,
+            luck: true,
+            hands: vec![
+                HandTape {
+                    net: vec![-150, 150],
+                    adj: Some(vec![-12_345, 12_345]),
+                    actions: vec![
+                        Action::Raise { to: 1 << 40 },
+                        Action::Call,
+                        Action::Discard { cards: d },
+                        Action::Discard {
+                            cards: CardSet::default(),
+                        },
+                        Action::Check,
+                        Action::Fold,
+                    ],
+                },
+                HandTape {
+                    net: vec![i64::MIN / 4, i64::MAX / 4],
+                    adj: Some(vec![0, 0]),
+                    actions: vec![Action::BringIn],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_tape_reads_back_as_written() {
+        let t = sample();
+        let raw = t.encode();
+        assert_eq!(Tape::parse(&raw), Ok(t.clone()));
+        let z = compress(&raw);
+        assert_eq!(decompress(&z, raw.len() as u64).unwrap(), raw);
+    }
+
+    /// A hand of more than 127 actions (its count takes two bytes) encodes from events as
+    /// [`Tape::encode`] does.
+    #[test]
+    fn long_hands_encode_alike_from_events_and_from_a_tape() {
+        let mut events = vec![Event::Round { round: 0 }];
+        for i in 0..300u64 {
+            events.push(Event::Raise {
+                seat: Seat((i % 2) as u8),
+                kind: crate::tape::tests::raise(),
+                to: 100 * (i + 1),
+                all_in: false,
+            });
+        }
+        events.push(Event::Fold { seat: Seat(0) });
+        let mut body = Vec::new();
+        encode_hand(&mut body, &events, &[(Seat(0), -7), (Seat(1), 7)], None);
+        let raw = finish(2, false, 1, &body);
+        let t = Tape::parse(&raw).unwrap();
+        assert_eq!(t.hands[0].actions.len(), 301);
+        assert_eq!(t.hands[0].actions[299], Action::Raise { to: 30_000 });
+        assert_eq!(t.encode(), raw);
+    }
+
+    fn raise() -> pitboss_rules::RaiseKind {
+        pitboss_rules::RaiseKind::Raise
+    }
+
+    #[test]
+    fn broken_tapes_are_refused() {
+        let raw = sample().encode();
+        for cut in [0, 3, 6, 7, raw.len() / 2, raw.len() - 1] {
+            assert!(Tape::parse(&raw[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut extra = raw.clone();
+        extra.push(0);
+        assert_eq!(Tape::parse(&extra), Err(TapeError::Trailing(1)));
+        let mut bad = raw.clone();
+        bad[0] = b'X';
+        assert_eq!(Tape::parse(&bad), Err(TapeError::Magic));
+        // A count of hands far beyond the bytes: refused, not allocated.
+        let lie = finish(2, false, u64::MAX, &[]);
+        assert!(Tape::parse(&lie).is_err());
+        // A discard of a card that does not exist.
+        let mut body = Vec::new();
+        put_i(&mut body, 0);
+        put_i(&mut body, 0);
+        put_u(&mut body, 1);
+        body.extend([5, 1, 60]);
+        assert!(matches!(
+            Tape::parse(&finish(2, false, 1, &body)),
+            Err(TapeError::Bad { hand: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_zstd_bomb_is_refused_without_being_held() {
+        let z = compress(&vec![0u8; 10 << 20]);
+        assert_eq!(decompress(&z, 1 << 20), Err(TapeError::TooLarge(1 << 20)));
+        assert!(decompress(b"not zstd", 100).is_err());
+    }
+}
