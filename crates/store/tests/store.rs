@@ -96,7 +96,8 @@ async fn exercise(s: &Store) {
         VersionState::Active
     );
 
-    // Matches: a result counts once, only from running; a restart re-queues.
+    // Matches: a result counts once, from running or queued (a queue's result may arrive after a
+    // restart re-queued its match), never from done or failed; a restart re-queues.
     let nm = |a, b| NewMatch {
         preset: "27td-fl".into(),
         kind: MatchKind::Ladder,
@@ -105,11 +106,22 @@ async fn exercise(s: &Store) {
         seed: 42,
         hands: 20,
     };
+    let m0 = s.create_match(&nm(v2.id, r1.id)).await.unwrap();
     let m1 = s.create_match(&nm(v2.id, r1.id)).await.unwrap();
     let m2 = s.create_match(&nm(r1.id, v2.id)).await.unwrap();
     assert!(
-        !s.finish_match(m1, &outcome(1.0)).await.unwrap(),
-        "queued: not counted"
+        s.finish_match(m0, &outcome(1.0)).await.unwrap(),
+        "queued: counted"
+    );
+    assert!(
+        !s.finish_match(m0, &outcome(2.0)).await.unwrap(),
+        "queued, then done: counted once"
+    );
+    s.fail_match(m0, "x").await.unwrap();
+    assert_eq!(
+        s.match_by_id(m0).await.unwrap().unwrap().state,
+        MatchState::Done,
+        "a done match stays done"
     );
     let c = s.claim_match("w1").await.unwrap().unwrap();
     assert_eq!((c.id, c.state, c.attempts), (m1, MatchState::Running, 1));
@@ -133,9 +145,9 @@ async fn exercise(s: &Store) {
     let again = s.claim_match("w3").await.unwrap().unwrap();
     assert_eq!((again.id, again.attempts, again.seed), (m2, 2, 42));
     let done = s.done_after(0).await.unwrap();
-    assert_eq!(done.iter().map(|m| m.id).collect::<Vec<_>>(), vec![m1]);
+    assert_eq!(done.iter().map(|m| m.id).collect::<Vec<_>>(), vec![m0, m1]);
     let c = s.counts().await.unwrap();
-    assert_eq!((c.done, c.running, c.hands_total), (1, 1, 20));
+    assert_eq!((c.done, c.running, c.hands_total), (2, 1, 40));
 
     // Workers flagged by the audit: newest first, a hostile name kept as given.
     assert!(s.worker_flags(10).await.unwrap().is_empty());
