@@ -10,6 +10,30 @@ use std::time::{Duration, Instant};
 
 use pitboss_store::{Files, Match, MatchState, Store};
 
+/// The server's process, killed when the test ends however it ends (a failing assertion must
+/// not leave a server playing on).
+struct Server(Child);
+
+impl std::ops::Deref for Server {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pitboss-svc-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -17,7 +41,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 /// Starts `pitboss serve` on a free port; returns the child once it listens.
-fn serve(data: &Path, extra: &[&str]) -> (Child, String) {
+fn serve(data: &Path, extra: &[&str]) -> (Server, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_pitboss"))
         .args(["serve", "--data"])
         .arg(data)
@@ -40,7 +64,7 @@ fn serve(data: &Path, extra: &[&str]) -> (Child, String) {
         }
     };
     std::thread::spawn(move || for _ in lines {});
-    (c, addr)
+    (Server(c), addr)
 }
 
 fn rt() -> tokio::runtime::Runtime {

@@ -11,6 +11,30 @@ use std::time::{Duration, Instant};
 
 use pitboss_store::{Match, MatchState, Store};
 
+/// The server's process, killed when the test ends however it ends (a failing assertion must
+/// not leave a server playing on).
+struct Server(Child);
+
+impl std::ops::Deref for Server {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pitboss-pg-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -149,7 +173,7 @@ impl Drop for Postgres {
     }
 }
 
-fn serve(data: &Path, url: &str) -> Child {
+fn serve(data: &Path, url: &str) -> Server {
     let mut c = Command::new(env!("CARGO_BIN_EXE_pitboss"))
         .args(["serve", "--data"])
         .arg(data)
@@ -178,7 +202,7 @@ fn serve(data: &Path, url: &str) -> Child {
         said.push(l);
     }
     std::thread::spawn(move || for _ in lines {});
-    c
+    Server(c)
 }
 
 fn matches(url: &str) -> Option<BTreeMap<i64, Match>> {
