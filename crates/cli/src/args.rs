@@ -346,7 +346,9 @@ Examples:
 
 Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive (see bots/README.md); exec:COMMAND ARGS
 for any program speaking protocol.md; or a bot.toml manifest (e.g. bots/python/simple/bot.toml).
-External bots run sandboxed (Landlock, no network) unless --no-sandbox; their stderr goes to
+External bots (and their build steps) run in the jail unless --no-sandbox: namespaces of their own
+(no network, their own uid and process tree), seccomp, Landlock, resource limits; `pitboss check`
+prints the layers in force on this machine, protocol.md section 9 describes them. Their stderr goes to
 <out>/bots/, transcripts (--transcript) to <out>/transcripts/, what was enforced to <out>/match.log.
 With external bots, results are reproducible only with --threads 1.
 Bots are named in the tables by their manifest `name` (exec: bots by their program's name), made

@@ -21,7 +21,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::from(exit_codes::SUCCESS),
         Err(err) => {
             let code = exit_codes::for_error(&err);
-            if code != exit_codes::SUCCESS {
+            let said = err
+                .downcast_ref::<cmd::phh::PhhFailed>()
+                .is_some_and(|e| e.said);
+            if code != exit_codes::SUCCESS && !said {
                 // Errors quote names, paths and bot output: nothing in them may drive the
                 // terminal.
                 let text = format!("{err:#}");

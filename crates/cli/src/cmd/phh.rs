@@ -9,26 +9,32 @@ use crate::exit_codes;
 pub struct PhhFailed {
     pub code: u8,
     pub what: &'static str,
+    /// The report already said why on stderr: one error line per failure, not two.
+    pub said: bool,
 }
 
 fn finish(r: pitboss_phh::cli::Report) -> anyhow::Result<()> {
     print!("{}", r.stdout);
     eprint!("{}", r.stderr);
+    let said = !r.stderr.trim().is_empty();
     match r.code {
         0 => Ok(()),
         1 => Err(PhhFailed {
             code: exit_codes::NOT_VERIFIED,
             what: "not verified",
+            said,
         }
         .into()),
         3 => Err(PhhFailed {
             code: exit_codes::USAGE,
             what: "bad usage",
+            said,
         }
         .into()),
         _ => Err(PhhFailed {
             code: exit_codes::BAD_INPUT,
             what: "malformed PHH input",
+            said,
         }
         .into()),
     }

@@ -251,7 +251,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let Some(r) = r else { continue };
         let faults: u64 = result.stats.bots[i].faults.iter().sum();
         let line = format!(
-            "{name} ({}): {} process(es) started, {} restart(s){}, {} decisions, {faults} fault(s), mean reply {:.3} ms, slowest {:.1} ms",
+            "{name} ({}): {} process(es) started, {} restart(s){}, {} decision(s) answered in time, {faults} fault(s), mean reply {:.3} ms, slowest {:.1} ms",
             pitboss_arena::name::one_line(&cfg.bots[i]),
             r.spawns,
             r.restarts,
@@ -307,12 +307,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
                 }
             }
             loud.push(format!(
-                "WARNING: bot `{name}` {} ({faults} fault(s) in {asked} decision(s)); first reasons: {}; all in {}",
+                "WARNING: bot `{name}` {} ({faults} fault(s), {} decision(s) answered in time); first reasons: {}; all in {}",
                 if r.forfeited {
                     "FORFEITED the match"
                 } else {
                     "faulted on more than 1% of its decisions"
                 },
+                r.decisions,
                 if reasons.is_empty() {
                     "none recorded".to_string()
                 } else {

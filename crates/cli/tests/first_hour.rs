@@ -1,0 +1,96 @@
+//! The first hour, round two (issue #27): each message a new user meets is true and said once.
+//! Every test here failed on the main branch before its fix.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn pitboss() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pitboss"))
+}
+
+/// A temporary folder removed when the test ends, pass or fail.
+struct Tmp(PathBuf);
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let d = std::env::temp_dir().join(format!("pitboss-first-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        Tmp(d)
+    }
+}
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(c: &mut Command) -> (i32, String, String) {
+    let o = c.output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn phh_show_of_a_hand_that_is_not_there_says_so_in_one_line() {
+    let out = Tmp::new("phh");
+    let (code, _, err) = run(pitboss()
+        .args([
+            "match", "--game", "27td-fl", "--bot", "call", "--bot", "random",
+        ])
+        .args(["--hands", "20", "--history", "--out"])
+        .arg(&out.0));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(pitboss()
+        .args(["phh", "show"])
+        .arg(out.0.join("hands.phhs"))
+        .args(["--hand", "99999"]));
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line per failure: {err}");
+    assert!(err.contains("99999") && err.contains("20 hand(s)"), "{err}");
+    assert!(!err.contains("bad usage"), "{err}");
+}
+
+#[test]
+fn help_describes_the_jail_as_it_is() {
+    let (code, out, _) = run(pitboss().args(["help", "match"]));
+    assert_eq!(code, 0);
+    let text = out.replace('\n', " ");
+    assert!(
+        !text.contains("sandboxed (Landlock, no network)"),
+        "the jail is more than Landlock: {out}"
+    );
+    for layer in ["namespaces", "seccomp", "Landlock", "no network"] {
+        assert!(text.contains(layer), "{layer}: {out}");
+    }
+}
+
+#[test]
+fn match_log_and_warning_count_decisions_alike() {
+    let out = Tmp::new("faults");
+    let bot = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/tests/fixtures/exit_at_once.py");
+    let (code, _, err) = run(pitboss()
+        .args(["match", "--game", "27td-fl", "--bot"])
+        .arg(format!("exec:python3 {}", bot.display()))
+        .args(["--bot", "call", "--hands", "50", "--threads", "1"])
+        .args(["--no-sandbox", "--out"])
+        .arg(&out.0));
+    assert_eq!(code, 0, "{err}");
+    let log = std::fs::read_to_string(out.0.join("match.log")).unwrap();
+    let warning = err.lines().find(|l| l.contains("WARNING")).unwrap();
+    let count = |text: &str| -> String {
+        let i = text
+            .find(" decision(s) answered in time")
+            .unwrap_or_else(|| panic!("no count of decisions answered: {text}"));
+        let digits: String = text[..i]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.chars().rev().collect()
+    };
+    assert_eq!(count(&log), count(warning), "{log}\n{warning}");
+    assert!(!log.contains(" decisions, "), "{log}");
+}
