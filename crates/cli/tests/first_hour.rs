@@ -94,3 +94,22 @@ fn match_log_and_warning_count_decisions_alike() {
     assert_eq!(count(&log), count(warning), "{log}\n{warning}");
     assert!(!log.contains(" decisions, "), "{log}");
 }
+
+#[test]
+fn every_cargo_install_in_the_docs_is_locked() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut seen = 0;
+    for doc in ["README.md", "docs/REFERENCE.md", "docs/SERVICE.md", "docs/DEPLOY.md"] {
+        let Ok(text) = std::fs::read_to_string(root.join(doc)) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.contains("cargo install ") {
+                seen += 1;
+                // Without it, cargo re-resolves every dependency to its newest version.
+                assert!(line.contains("--locked"), "{doc}:{}: {line}", i + 1);
+            }
+        }
+    }
+    assert!(seen > 0, "the README tells how to install pitboss");
+}
