@@ -99,7 +99,12 @@ fn match_log_and_warning_count_decisions_alike() {
 fn every_cargo_install_in_the_docs_is_locked() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut seen = 0;
-    for doc in ["README.md", "docs/REFERENCE.md", "docs/SERVICE.md", "docs/DEPLOY.md"] {
+    for doc in [
+        "README.md",
+        "docs/REFERENCE.md",
+        "docs/SERVICE.md",
+        "docs/DEPLOY.md",
+    ] {
         let Ok(text) = std::fs::read_to_string(root.join(doc)) else {
             continue;
         };
@@ -112,4 +117,39 @@ fn every_cargo_install_in_the_docs_is_locked() {
         }
     }
     assert!(seen > 0, "the README tells how to install pitboss");
+}
+
+/// A copy of the Python example bot in a temporary folder, with `extra` appended to its manifest.
+fn python_bot(t: &Tmp, extra: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple");
+    std::fs::create_dir_all(&t.0).unwrap();
+    for f in ["bot.py", "bot.toml"] {
+        std::fs::copy(root.join(f), t.0.join(f)).unwrap();
+    }
+    let m = t.0.join("bot.toml");
+    let text = std::fs::read_to_string(&m).unwrap();
+    // Top-level keys go before the first table.
+    let text = text.replacen("[limits]", &format!("{extra}\n[limits]"), 1);
+    std::fs::write(&m, text).unwrap();
+    m
+}
+
+#[test]
+fn the_interpreter_on_path_is_no_read_outside_but_a_declared_one_is() {
+    for (extra, warned) in [("", false), ("read = [\"/etc/hostname\"]", true)] {
+        let bot = Tmp::new(&format!("py-{warned}"));
+        let out = Tmp::new(&format!("py-out-{warned}"));
+        let m = python_bot(&bot, extra);
+        let (code, _, err) = run(pitboss()
+            .args(["match", "--game", "27td-fl", "--bot"])
+            .arg(&m)
+            .args(["--bot", "call", "--hands", "20", "--out"])
+            .arg(&out.0));
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            err.contains("outside its own folder"),
+            warned,
+            "manifest extra {extra:?}: {err}"
+        );
+    }
 }

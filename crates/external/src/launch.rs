@@ -239,6 +239,10 @@ pub fn prepare(
             }
         }
     }
+    // What the manifest itself names outside its folder — what `check` and `submit` refuse. A
+    // bare program name looked up on PATH (`python3`) is the system's interpreter: the jail
+    // binds it for every bot, it is no read of the bot's choosing, so it is not warned about.
+    let declared_outside = e.reads_outside();
     let e = &ExternalSpec {
         command: command.clone(),
         ..e.clone()
@@ -270,7 +274,7 @@ pub fn prepare(
                 });
             }
         }
-        for o in e.reads_outside() {
+        for o in declared_outside {
             warnings.push(format!(
                 "reads {} outside its own folder (allowed for a match; `pitboss check` and \
                  `submit` refuse it without --allow-read-outside)",
