@@ -117,6 +117,9 @@ Examples:
   pitboss check bots/rust-example --allow-read-outside --game stud8-fl --hands 500
   pitboss check 'exec:python3 my_bot.py' --decision-ms 200
 
+The bot's logs and transcripts go to a folder in the temp directory: removed when the bot is fit
+(unless --keep or --out), kept when it is not (the verdict names it).
+
 Exit codes: 0 fit for a tournament, 1 problems found (listed), 2 bad usage."#;
 
 #[derive(Debug, clap::Args)]
@@ -149,9 +152,13 @@ pub struct CheckArgs {
     /// Give the manifest's build step the host's network (e.g. to download dependencies).
     #[arg(long)]
     pub build_network: bool,
-    /// Where the bot's logs and transcripts go [default: a new folder in the temp directory].
+    /// Where the bot's logs and transcripts go, kept [default: a new folder in the temp
+    /// directory, removed when the bot is fit unless --keep].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Keep the logs and transcripts of a fit bot too (the last line says where).
+    #[arg(long)]
+    pub keep: bool,
 }
 
 const TOURNAMENT_HELP: &str = r#"A tournament file (TOML) has the keys: name, games, bots, format ("heads-up" or "ring"),

@@ -123,7 +123,7 @@ fn every_cargo_install_in_the_docs_is_locked() {
 fn python_bot(t: &Tmp, extra: &str) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/python/simple");
     std::fs::create_dir_all(&t.0).unwrap();
-    for f in ["bot.py", "bot.toml"] {
+    for f in ["bot.py", "bot.toml", "pitboss_bot.py"] {
         std::fs::copy(root.join(f), t.0.join(f)).unwrap();
     }
     let m = t.0.join("bot.toml");
@@ -152,4 +152,77 @@ fn the_interpreter_on_path_is_no_read_outside_but_a_declared_one_is() {
             "manifest extra {extra:?}: {err}"
         );
     }
+}
+
+/// The folders `check` or `submit` left in `tmp` (their temp directory).
+fn left_in(tmp: &Tmp) -> Vec<String> {
+    std::fs::read_dir(&tmp.0)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("pitboss-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn check_removes_its_folder_unless_kept_and_keeps_it_for_an_unfit_bot() {
+    let bot = Tmp::new("chk-bot");
+    let m = python_bot(&bot, "");
+    let check = |tmp: &Tmp, extra: &[&str]| {
+        std::fs::create_dir_all(&tmp.0).unwrap();
+        run(pitboss()
+            .arg("check")
+            .arg(&m)
+            .args(["--game", "27td-fl", "--hands", "20"])
+            .args(extra)
+            .env("TMPDIR", &tmp.0))
+    };
+    let t = Tmp::new("chk-plain");
+    let (code, out, err) = check(&t, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(left_in(&t), Vec::<String>::new(), "{out}");
+    let t = Tmp::new("chk-keep");
+    let (code, out, err) = check(&t, &["--keep"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let kept = left_in(&t);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(out.contains(&kept[0]), "says where: {out}");
+    // An unfit bot's logs are kept where the verdict says.
+    let t = Tmp::new("chk-unfit");
+    std::fs::create_dir_all(&t.0).unwrap();
+    let crash = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/tests/fixtures/exit_at_once.py");
+    let (code, out, _) = run(pitboss()
+        .arg("check")
+        .arg(format!("exec:python3 {}", crash.display()))
+        .args(["--game", "27td-fl", "--hands", "20"])
+        .env("TMPDIR", &t.0));
+    assert_eq!(code, 1, "{out}");
+    let kept = left_in(&t);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(out.contains(&kept[0]) && out.contains("NOT FIT"), "{out}");
+}
+
+#[test]
+fn a_refused_submit_names_a_folder_that_is_there() {
+    let home = Tmp::new("sub-home");
+    let t = Tmp::new("sub-tmp");
+    std::fs::create_dir_all(&t.0).unwrap();
+    let crash = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../external/tests/fixtures/exit_at_once.py");
+    let (code, out, err) = run(pitboss()
+        .arg("submit")
+        .arg(format!("exec:python3 {}", crash.display()))
+        .args(["--name", "crasher"])
+        .env("PITBOSS_REGISTRY", home.0.join("registry"))
+        .env("TMPDIR", &t.0));
+    assert_ne!(code, 0, "{out}{err}");
+    let kept = left_in(&t);
+    assert_eq!(kept.len(), 1, "{kept:?}\n{out}{err}");
+    assert!(
+        format!("{out}{err}").contains(&kept[0]),
+        "names the folder: {out}{err}"
+    );
 }

@@ -183,7 +183,11 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
             report: format!("{spec}: built-in bot, conformance guaranteed by its tests"),
         };
     }
-    let out = std::env::temp_dir().join(format!("pitboss-submit-check-{}", std::process::id()));
+    let out = std::env::temp_dir().join(format!(
+        "pitboss-submit-check-{}-{}",
+        pitboss_arena::output::timestamp(),
+        std::process::id()
+    ));
     let co = CheckOptions {
         game: None,
         hands: 200,
@@ -196,17 +200,25 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
         },
         allow_read_outside,
     };
-    let r = match external::check(spec, pitboss_bots::builtin, &co) {
-        Ok(rep) => CheckReport {
-            passed: rep.fit(),
-            report: rep.lines.join("\n"),
-        },
-        Err(e) => CheckReport {
-            passed: false,
-            report: e.to_string(),
-        },
+    let (r, keep) = match external::check(spec, pitboss_bots::builtin, &co) {
+        Ok(rep) => (
+            CheckReport {
+                passed: rep.fit(),
+                report: rep.lines.join("\n"),
+            },
+            !rep.fit(),
+        ),
+        Err(e) => (
+            CheckReport {
+                passed: false,
+                report: e.to_string(),
+            },
+            false,
+        ),
     };
-    // The check's logs served their purpose (the report quotes what matters).
-    let _ = std::fs::remove_dir_all(&out);
+    // A fit bot's logs served their purpose; an unfit one's are kept where the report says.
+    if !keep {
+        let _ = std::fs::remove_dir_all(&out);
+    }
     r
 }

@@ -32,6 +32,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
     }
     // Outside the working directory by default, so that a bot checked from its own folder cannot
     // read the check's output (the sandbox lets an exec: bot read its script's folder).
+    let chosen = args.out.is_some();
     let out = args.out.unwrap_or_else(|| {
         std::env::temp_dir().join(format!(
             "pitboss-check-{}-{}",
@@ -54,7 +55,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
             transcript: true,
             // One budget for the whole check: the check sets it.
             transcript_share: None,
-            out,
+            out: out.clone(),
             build: external::BuildOptions {
                 sandbox: !args.no_sandbox,
                 network: args.build_network,
@@ -63,15 +64,33 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
         },
         allow_read_outside: args.allow_read_outside,
     };
-    let report = external::check(&args.bot, pitboss_bots::builtin, &co).map_err(|e| {
-        pitboss_arena::ConfigError {
-            key: "BOT",
-            why: e.to_string(),
+    // A folder of our own making is removed unless it is needed: nothing left behind unsaid.
+    let remove = |out: &std::path::Path| {
+        if !chosen {
+            let _ = std::fs::remove_dir_all(out);
         }
-    })?;
+    };
+    let report = match external::check(&args.bot, pitboss_bots::builtin, &co) {
+        Ok(r) => r,
+        Err(e) => {
+            remove(&out);
+            return Err(pitboss_arena::ConfigError {
+                key: "BOT",
+                why: e.to_string(),
+            }
+            .into());
+        }
+    };
     for l in &report.lines {
         // Lines quote the bot's output (fault details, its stderr): made printable.
         println!("{}", pitboss_arena::name::terminal(l));
+    }
+    if report.fit() {
+        if args.keep || chosen {
+            println!("logs and transcripts: {}", out.display());
+        } else {
+            remove(&out);
+        }
     }
     if report.fit() {
         Ok(())
