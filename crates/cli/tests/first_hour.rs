@@ -226,3 +226,45 @@ fn a_refused_submit_names_a_folder_that_is_there() {
         "names the folder: {out}{err}"
     );
 }
+
+#[test]
+fn check_of_a_bot_crashing_at_its_first_decision_shows_the_failure_once() {
+    let bot = Tmp::new("crash-first");
+    std::fs::create_dir_all(&bot.0).unwrap();
+    let script = bot.0.join("crash.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "id": m["id"], "protocol": 1, "name": "crash",
+                          "games": ["triple-draw", "stud-hi-lo"]}), flush=True)
+    elif m["type"] not in ("match_start", "hand_start", "hand_end", "match_end"):
+        raise RuntimeError("a distinctive traceback line")
+"#,
+    )
+    .unwrap();
+    let out = Tmp::new("crash-first-out");
+    let (code, stdout, _) = run(pitboss()
+        .arg("check")
+        .arg(format!("exec:python3 {}", script.display()))
+        .arg("--out")
+        .arg(&out.0));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("NOT FIT"), "{stdout}");
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("a distinctive traceback line"))
+            .count(),
+        1,
+        "each distinct failure once: {stdout}"
+    );
+    // Each preset still says how often it failed there.
+    assert!(
+        stdout.contains("stud8-nl: ") && stdout.contains("× crash"),
+        "{stdout}"
+    );
+    assert!(stdout.lines().count() < 50, "{stdout}");
+}

@@ -38,6 +38,9 @@ pub struct CheckReport {
     pub lines: Vec<String>,
     /// Problems found (0: fit for a tournament).
     pub problems: usize,
+    /// Fault details already printed (a bot that crashes the same way in every preset shows
+    /// its traceback once, not six times).
+    shown: std::collections::BTreeSet<String>,
 }
 
 impl CheckReport {
@@ -202,6 +205,20 @@ fn presets(game: &str) -> impl Iterator<Item = String> + '_ {
         .map(move |s| format!("{game}-{s}"))
 }
 
+/// Distinct fault details of one kind, each with the hands it came in.
+type Examples = Vec<(String, Vec<u64>)>;
+
+/// `hand 3: `, `hands 0, 3, 4: `, `hands 7, 8, 9, … (193 hands): ` — or nothing when no hand is known.
+fn hands_text(hands: &[u64]) -> String {
+    let list = |h: &[u64]| h.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match hands.len() {
+        0 => String::new(),
+        1 => format!("hand {}: ", hands[0]),
+        n if n <= 5 => format!("hands {}: ", list(hands)),
+        n => format!("hands {}, … ({n} hands): ", list(&hands[..3])),
+    }
+}
+
 fn verdict(rep: &mut CheckReport, co: &CheckOptions) {
     if rep.fit() {
         rep.say("verdict: FIT for a tournament");
@@ -335,15 +352,18 @@ fn play_game(
         decision_ms: 0,
         bank_ms: 0,
     };
-    let mut faults: BTreeMap<&'static str, (FaultKind, u64, Vec<String>)> = BTreeMap::new();
+    // Per kind: its count and up to three distinct details, each with the hands it came in.
+    let mut faults: BTreeMap<&'static str, (FaultKind, u64, Examples)> = BTreeMap::new();
     let mut add = |kind: FaultKind, hand: Option<u64>, detail: &str| {
         let e = faults.entry(kind.name()).or_insert((kind, 0, Vec::new()));
         e.1 += 1;
-        if e.2.len() < 3 {
-            e.2.push(match hand {
-                Some(h) => format!("hand {h}: {detail}"),
-                None => detail.to_string(),
-            });
+        if let Some(x) = e.2.iter_mut().find(|x| x.0 == detail) {
+            // Hands come in order; several faults in one hand name it once.
+            if let Some(h) = hand.filter(|h| x.1.last() != Some(h)) {
+                x.1.push(h);
+            }
+        } else if e.2.len() < 3 {
+            e.2.push((detail.to_string(), hand.into_iter().collect()));
         }
     };
     if let Err(fault) = players[0].match_start(&start) {
@@ -404,8 +424,13 @@ fn play_game(
             kind.name(),
             explain(*kind)
         ));
-        for ex in examples {
-            rep.say(format!("    {ex}"));
+        for (detail, hands) in examples {
+            let at = hands_text(hands);
+            if rep.shown.insert(detail.clone()) {
+                rep.say(format!("    {at}{detail}"));
+            } else {
+                rep.say(format!("    {at}the same as above"));
+            }
         }
     }
     if report.restarts > 0 {
