@@ -5,12 +5,17 @@
 //! both games blindly; `lowball` knows deuce-to-seven triple draw and `hilo` knows seven card stud
 //! hi/lo, and each plays the other game by a short rule of thumb; `equity` and `adaptive` play
 //! both games from the equity engine `pitboss-equity`. `bots/README.md` describes them for users.
+//!
+//! The crate also holds the exploiters (`x-…`, [`EXPLOITERS`]): one style each pushed to its
+//! extreme, to measure a house bot's worst case (`scripts/exploitability.sh`). [`builtin`] builds
+//! them, but they are not reference bots, so they are not in [`NAMES`].
 
 mod adaptive;
 mod call;
 mod drawmemo;
 mod eqcore;
 mod equity;
+mod exploit;
 mod hilo;
 mod lowball;
 mod offgame;
@@ -21,6 +26,7 @@ mod util;
 pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
 pub use equity::EquityBot;
+pub use exploit::{EarlyBot, FoldBot, ManiacBot, RaiseFirstBot};
 pub use hilo::HiloBot;
 pub use lowball::LowballBot;
 pub use pitboss_protocol::Bot;
@@ -32,7 +38,23 @@ pub const NAMES: &[&str] = &[
     "random", "call", "raise", "lowball", "hilo", "equity", "adaptive",
 ];
 
-/// The built-in bot called `name`, seeded with `seed`; `None` for an unknown name.
+/// The exploiters [`builtin`] also knows, in the order the README describes them: one style each,
+/// pushed to its extreme, to measure a house bot's worst case. Not reference bots, so not in
+/// [`NAMES`] (the ladder, `pitboss run` and `submit` take their yardsticks from that list); `call`
+/// and `raise` complete the family (see `scripts/exploitability.sh`).
+pub const EXPLOITERS: &[&str] = &[
+    "x-raise",
+    "x-raise1st",
+    "x-fold",
+    "x-early1",
+    "x-early2",
+    "x-early3",
+    "x-open1",
+    "x-open2",
+];
+
+/// The built-in bot (reference or exploiter) called `name`, seeded with `seed`; `None` for an
+/// unknown name.
 pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
     Some(match name {
         "random" => Box::new(RandomBot::new(seed)),
@@ -42,6 +64,14 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "hilo" => Box::new(HiloBot::new(seed)),
         "equity" => Box::new(EquityBot::new(seed)),
         "adaptive" => Box::new(AdaptiveBot::new(seed)),
+        "x-raise" => Box::new(ManiacBot::new(seed)),
+        "x-raise1st" => Box::new(RaiseFirstBot::new(seed)),
+        "x-fold" => Box::new(FoldBot::new(seed)),
+        "x-early1" => Box::new(EarlyBot::new(seed, 1, true)),
+        "x-early2" => Box::new(EarlyBot::new(seed, 2, true)),
+        "x-early3" => Box::new(EarlyBot::new(seed, 3, true)),
+        "x-open1" => Box::new(EarlyBot::new(seed, 1, false)),
+        "x-open2" => Box::new(EarlyBot::new(seed, 2, false)),
         _ => return None,
     })
 }

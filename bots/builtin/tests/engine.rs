@@ -6,7 +6,7 @@
 
 mod common;
 
-use pitboss_bots::{builtin, Bot, NAMES};
+use pitboss_bots::{builtin, Bot, EXPLOITERS, NAMES};
 use pitboss_cards::{CardSet, Deck};
 use pitboss_protocol as wire;
 use pitboss_rules::{Action, Hand, Phase, Preset, RaiseKind, Seat, Structure, TableSetup, Variant};
@@ -141,6 +141,22 @@ fn every_bot_plays_every_game_legally() {
         for a in NAMES {
             for b in NAMES {
                 play(p.name, &[a, b], 40, 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_exploiter_plays_every_game_legally() {
+    for p in pitboss_rules::PRESETS {
+        let seats = match p.game.variant {
+            Variant::TripleDraw => 6,
+            Variant::StudHiLo => 8,
+        };
+        play(p.name, &EXPLOITERS[..seats.min(EXPLOITERS.len())], 300, 1);
+        for x in EXPLOITERS {
+            for b in NAMES.iter().chain(EXPLOITERS) {
+                play(p.name, &[x, b], 40, 2);
             }
         }
     }

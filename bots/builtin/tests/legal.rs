@@ -1,11 +1,11 @@
 //! Property-style checks over many random seat views and legal-action sets (seeded, so a failure
 //! replays): every bot's answer is allowed, bots are deterministic given their seed, and the
-//! simple bots keep their one promise each.
+//! simple bots and the exploiters keep their one promise each.
 
 mod common;
 
 use common::{allowed, match_start};
-use pitboss_bots::{builtin, NAMES};
+use pitboss_bots::{builtin, EXPLOITERS, NAMES};
 use pitboss_cards::Card;
 use pitboss_protocol::{
     ActRequest, Action, Bot, Event, LegalActions, Phase, RaiseKind, RaiseOption, SeatState,
@@ -149,7 +149,7 @@ fn answers(name: &str, seed: u64) -> Vec<(ActRequest, Action)> {
 
 #[test]
 fn every_bot_answers_legally() {
-    for name in NAMES {
+    for name in NAMES.iter().chain(EXPLOITERS) {
         for (req, action) in answers(name, 7) {
             if let Err(e) = allowed(&action, &req.legal, &req.view.cards) {
                 panic!("{name}: {e}\nview: {:?}", req.view);
@@ -160,7 +160,7 @@ fn every_bot_answers_legally() {
 
 #[test]
 fn every_bot_is_deterministic_given_its_seed() {
-    for name in NAMES {
+    for name in NAMES.iter().chain(EXPLOITERS) {
         let a: Vec<Action> = answers(name, 11).into_iter().map(|(_, a)| a).collect();
         let b: Vec<Action> = answers(name, 11).into_iter().map(|(_, a)| a).collect();
         assert_eq!(a, b, "{name} differs between two runs with the same seed");
@@ -235,7 +235,7 @@ fn raise_raises_the_minimum_whenever_allowed() {
 #[test]
 fn unknown_names_are_refused_and_known_ones_built() {
     assert!(builtin("nobody", 0).is_none());
-    for name in NAMES {
+    for name in NAMES.iter().chain(EXPLOITERS) {
         let mut bot: Box<dyn Bot> = builtin(name, 0).unwrap();
         let req = ActRequest {
             legal: LegalActions {
@@ -255,4 +255,126 @@ fn unknown_names_are_refused_and_known_ones_built() {
             "{name}: {action:?}"
         );
     }
+}
+
+/// Whether staying in (check, call or bring-in) was allowed.
+fn could_stay(legal: &LegalActions) -> bool {
+    legal.check || legal.call.is_some() || legal.bring_in.is_some()
+}
+
+/// The maniac's promise on one answer: the minimum raise whenever one is allowed (outside a draw),
+/// and never a fold while staying in is possible.
+fn maniac_answer(name: &str, req: &ActRequest, action: &Action) {
+    if req.legal.discard.is_some() {
+        return;
+    }
+    match (req.legal.raise, action) {
+        (Some(r), Action::Raise { to }) => assert_eq!(*to, r.min_to, "{name}"),
+        (Some(_), other) => panic!("{name} answered {other:?} to {:?}", req.legal),
+        (None, Action::Fold) => assert!(!could_stay(&req.legal), "{name} folded"),
+        (None, _) => {}
+    }
+}
+
+#[test]
+fn x_raise_raises_the_minimum_whenever_allowed_and_never_folds() {
+    for (req, action) in answers("x-raise", 5) {
+        maniac_answer("x-raise", &req, &action);
+    }
+}
+
+#[test]
+fn x_raise1st_and_x_open_raise_at_their_first_chance() {
+    // Every sweep request opens a round (its events start with one), so each is a first chance.
+    for name in ["x-raise1st", "x-open1", "x-open2"] {
+        let rounds = match name {
+            "x-open1" => 1,
+            "x-open2" => 2,
+            _ => u8::MAX,
+        };
+        for (req, action) in answers(name, 6) {
+            if req.view.round < rounds {
+                maniac_answer(name, &req, &action);
+            }
+        }
+    }
+}
+
+#[test]
+fn x_early_is_a_maniac_in_its_first_rounds() {
+    for (name, rounds) in [("x-early1", 1), ("x-early2", 2), ("x-early3", 3)] {
+        let mut early = 0;
+        for (req, action) in answers(name, 8) {
+            if req.view.round < rounds {
+                early += 1;
+                maniac_answer(name, &req, &action);
+            }
+        }
+        assert!(early > 1000, "{name}: {early} early requests");
+    }
+}
+
+/// Feeds the same random requests accepted by `keep` to two fresh bots told the same game and
+/// seeded alike; their answers must be equal, and `keep` must accept a good share of them.
+fn answers_like(name: &str, other: &str, keep: impl Fn(&ActRequest) -> bool) {
+    for variant in ["triple-draw", "stud-hi-lo"] {
+        for structure in ["fixed-limit", "no-limit"] {
+            let mut rng = ChaCha8Rng::seed_from_u64(0xe9);
+            let mut a = builtin(name, 21).unwrap();
+            let mut b = builtin(other, 21).unwrap();
+            a.match_start(&match_start(variant, structure));
+            b.match_start(&match_start(variant, structure));
+            let mut kept = 0;
+            for _ in 0..3000 {
+                let req = random_request(&mut rng, variant == "stud-hi-lo");
+                if !keep(&req) {
+                    continue;
+                }
+                kept += 1;
+                assert_eq!(a.act(&req), b.act(&req), "{name} vs {other}: {:?}", req);
+            }
+            assert!(kept > 500, "{name}: only {kept} requests kept");
+        }
+    }
+}
+
+#[test]
+fn x_early_and_x_open_play_like_equity_after_their_first_rounds() {
+    for (name, rounds) in [
+        ("x-early1", 1),
+        ("x-early2", 2),
+        ("x-early3", 3),
+        ("x-open1", 1),
+        ("x-open2", 2),
+    ] {
+        answers_like(name, "equity", |r| {
+            r.view.round >= rounds || r.legal.discard.is_some()
+        });
+    }
+}
+
+#[test]
+fn x_fold_plays_like_equity_until_it_faces_a_bet_and_then_folds() {
+    // The sweep's requests carry no bet events: `x-fold` must answer exactly as `equity`.
+    answers_like("x-fold", "equity", |_| true);
+    // The same requests after an opponent's raise: a fold whenever there is something to call.
+    let mut folds = 0;
+    for (mut req, _) in answers("equity", 9) {
+        let Some(other) = (0..req.view.seats.len() as u8).find(|s| *s != req.view.seat) else {
+            continue;
+        };
+        req.events.push(Event::Raise {
+            seat: other,
+            kind: RaiseKind::Raise,
+            to: 10,
+            all_in: false,
+        });
+        let mut bot = builtin("x-fold", 9).unwrap();
+        let action = bot.act(&req);
+        if req.legal.discard.is_none() && req.legal.call.is_some() && !req.legal.check {
+            assert_eq!(action, Action::Fold, "{:?}", req.legal);
+            folds += 1;
+        }
+    }
+    assert!(folds > 1000, "{folds} folds");
 }

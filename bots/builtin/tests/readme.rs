@@ -1,6 +1,6 @@
 //! `bots/README.md` carries each bot's doc paragraph; this keeps the two from drifting apart.
 
-use pitboss_bots::NAMES;
+use pitboss_bots::{EXPLOITERS, NAMES};
 
 const README: &str = include_str!("../../README.md");
 
@@ -12,6 +12,17 @@ const SOURCES: [(&str, &str); 7] = [
     ("hilo", include_str!("../src/hilo.rs")),
     ("equity", include_str!("../src/equity.rs")),
     ("adaptive", include_str!("../src/adaptive.rs")),
+];
+
+/// The exploiters' sources, with the names each one's paragraph covers.
+const EXPLOITER_SOURCES: [(&[&str], &str); 4] = [
+    (&["x-raise"], include_str!("../src/exploit/maniac.rs")),
+    (&["x-raise1st"], include_str!("../src/exploit/raise1st.rs")),
+    (&["x-fold"], include_str!("../src/exploit/fold.rs")),
+    (
+        &["x-early1", "x-early2", "x-early3", "x-open1", "x-open2"],
+        include_str!("../src/exploit/early.rs"),
+    ),
 ];
 
 fn words(text: &str) -> String {
@@ -48,6 +59,29 @@ fn readme_paragraphs_match_the_doc_comments() {
         assert!(
             readme.contains(&doc),
             "bots/README.md lacks the doc paragraph of `{name}`:\n{doc}"
+        );
+    }
+}
+
+#[test]
+fn readme_paragraphs_match_the_exploiters_doc_comments() {
+    let covered: Vec<&str> = EXPLOITER_SOURCES
+        .iter()
+        .flat_map(|(n, _)| n.iter().copied())
+        .collect();
+    assert_eq!(covered, EXPLOITERS);
+    let readme = words(README);
+    for (names, source) in EXPLOITER_SOURCES {
+        let doc = doc_paragraph(source);
+        for name in names {
+            assert!(
+                doc.contains(&format!("`{name}`")),
+                "{name} not named in: {doc}"
+            );
+        }
+        assert!(
+            readme.contains(&doc),
+            "bots/README.md lacks the doc paragraph of {names:?}:\n{doc}"
         );
     }
 }

@@ -351,8 +351,10 @@ Examples:
   pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
   pitboss match match.toml --threads 2 --out results/my-run --history
 
-Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive (see bots/README.md); exec:COMMAND ARGS
-for any program speaking protocol.md; or a bot.toml manifest (e.g. bots/python/simple/bot.toml).
+Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, and the exploiters x-raise,
+x-raise1st, x-fold, x-early1, x-early2, x-early3, x-open1, x-open2 (see bots/README.md);
+exec:COMMAND ARGS for any program speaking protocol.md; or a bot.toml manifest (e.g.
+bots/python/simple/bot.toml).
 External bots (and their build steps) run in the jail unless --no-sandbox: namespaces of their own
 (no network, their own uid and process tree), seccomp, Landlock, resource limits; `pitboss check`
 prints the layers in force on this machine, protocol.md section 9 describes them. Their stderr goes to

@@ -26,8 +26,9 @@ pub fn check_spec(spec: &str) -> Result<(), ConfigError> {
         .map_err(|e| ConfigError {
             key: "--bot / bots",
             why: format!(
-                "{e} (built-in bots: {}; or exec:COMMAND, or a bot.toml path)",
-                pitboss_bots::NAMES.join(", ")
+                "{e} (built-in bots: {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
+                pitboss_bots::NAMES.join(", "),
+                pitboss_bots::EXPLOITERS.join(", ")
             ),
         })
 }
