@@ -138,13 +138,10 @@ impl BotSpec {
             let Some(first) = command.first() else {
                 return Err(SpecError::EmptyExec(s.into()));
             };
-            // The program's file name is the author's choice: made a name of the set (it becomes
-            // the log's file name and is printed).
-            let name = crate::name::sanitize(
-                &Path::new(first)
-                    .file_name()
-                    .map_or_else(|| first.clone(), |n| n.to_string_lossy().into_owned()),
-            );
+            // The name tables show (the script, not its interpreter: `exec:node bot.js` is
+            // `bot`), so that the bot's log is named as its row in summary.csv; made a name of
+            // the set (it becomes the log's file name and is printed).
+            let name = display_name(s);
             let dir = std::env::current_dir().map_err(|source| SpecError::Read {
                 path: ".".into(),
                 source,
@@ -522,7 +519,7 @@ mod tests {
             panic!()
         };
         assert_eq!(e.command, ["python3", "-u", "bot.py"]);
-        assert_eq!(e.name, "python3");
+        assert_eq!(e.name, "bot", "named as in the tables: its script");
         assert!(matches!(
             BotSpec::parse("nosuch", &builtin),
             Err(SpecError::Unknown(_))

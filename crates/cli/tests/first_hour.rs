@@ -92,6 +92,12 @@ fn match_log_and_warning_count_decisions_alike() {
         digits.chars().rev().collect()
     };
     assert_eq!(count(&log), count(warning), "{log}\n{warning}");
+    // An exec: bot's log is named as its row (its script), not after its interpreter.
+    assert!(
+        out.0.join("bots/1-exit_at_once.log").is_file(),
+        "{log}\n{:?}",
+        std::fs::read_dir(out.0.join("bots")).map(|d| d.count())
+    );
     assert!(!log.contains(" decisions, "), "{log}");
 }
 

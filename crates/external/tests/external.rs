@@ -251,7 +251,7 @@ fn a_stale_reply_flood_is_a_fault_and_the_log_stays_capped() {
         r.faults.iter().any(|f| f.detail.contains("stale replies")),
         "{r:?}"
     );
-    let log = std::fs::metadata(run.out.join("bots/1-python3.log"))
+    let log = std::fs::metadata(run.out.join("bots/1-stale_flood.log"))
         .unwrap()
         .len();
     assert!(log < 2 * 1024 * 1024, "log of {log} bytes");
@@ -296,7 +296,7 @@ fn stderr_flood_is_capped_and_harmless() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let run = fixture_match("stderr_flood.py", 30, generous());
     assert_eq!(run.total_faults(), 0, "{:?}", run.report());
-    let log = std::fs::metadata(run.out.join("bots/1-python3.log"))
+    let log = std::fs::metadata(run.out.join("bots/1-stderr_flood.log"))
         .unwrap()
         .len();
     assert!(
