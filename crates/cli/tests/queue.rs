@@ -50,8 +50,9 @@ fn assert_counted_once(db: &Db, n: i64, hands: i64) {
 fn a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice() {
     let tmp = Tmp::new("q-kill");
     let ms = fixed(&[11, 12, 13]);
-    // The reference bots are quick (some 100,000 hands a second): long enough to be killed in.
-    let hands = 400_000;
+    // The reference bots are quick (some 100,000 hands a second on a quiet core): long enough to
+    // be killed in.
+    let hands = 100_000;
     let want = baseline(&tmp, &ms, hands);
     let data = tmp.join("data");
     let db = Db::dir(&data);
@@ -112,7 +113,7 @@ fn a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice() {
 fn nats_stopped_and_restarted_loses_nothing() {
     let tmp = Tmp::new("q-nats");
     let ms = fixed(&[21, 22, 23, 24]);
-    let hands = 200_000;
+    let hands = 100_000;
     let want = baseline(&tmp, &ms, hands);
     let data = tmp.join("data");
     let db = Db::dir(&data);
@@ -304,9 +305,9 @@ fn forged_results_are_refused_their_worker_flagged_and_the_honest_ones_count() {
         &tmp.join("cache"),
         &["--slots", "2"],
     );
-    wait_for(&db, "the honest matches and the refusals", 120, |m| {
-        db::done(m).len() == ms.len() - 2
-            && m.values().filter(|m| m.state == MatchState::Failed).count() == 2
+    wait_for(&db, "every match done or failed", 120, |m| {
+        m.values()
+            .all(|m| matches!(m.state, MatchState::Done | MatchState::Failed))
     });
     let all = matches(&db);
     for f in &forged {
