@@ -14,7 +14,7 @@ use common::db::{self, all_done, counts, matches, wait_for, Db};
 use common::fixture::{
     assert_same_board, baseline, done_rows, fixed, leaderboard, prepare, results, Fixed,
 };
-use common::nats::{free_port, nats_server, prefix, NATS};
+use common::nats::{free_port, nats_server, Streams, NATS};
 use common::proc::{get_text, http_get, pitboss, serve, wait_line, worker, worker_token, Killed};
 use common::tmp::Tmp;
 use forger::Tamper;
@@ -57,7 +57,7 @@ fn a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice() {
     let data = tmp.join("data");
     let db = Db::dir(&data);
     prepare(&data, &db, &ms, hands);
-    let p = prefix("kill");
+    let p = Streams::new("kill");
     let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "2"]);
     let tok = worker_token(&data, "w", &[]);
     let (mut a, arx) = worker(
@@ -165,7 +165,7 @@ fn a_worker_on_another_engine_refuses_and_the_job_is_parked() {
     let data = tmp.join("data");
     let db = Db::dir(&data);
     prepare(&data, &db, &fixed(&[31]), 200);
-    let p = prefix("old");
+    let p = Streams::new("old");
     let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "2", "--max-attempts", "2"]);
     let tok = worker_token(&data, "w", &[]);
     let (_w, rx) = worker(
@@ -199,7 +199,7 @@ fn a_job_whose_workers_all_vanish_is_parked_after_its_attempts() {
     let data = tmp.join("data");
     let db = Db::dir(&data);
     prepare(&data, &db, &fixed(&[41]), 60_000);
-    let p = prefix("park");
+    let p = Streams::new("park");
     let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "1", "--max-attempts", "2"]);
     let tok = worker_token(&data, "w", &[]);
     let cache = tmp.join("cache");
@@ -285,7 +285,7 @@ fn forged_results_are_refused_their_worker_flagged_and_the_honest_ones_count() {
     let data = tmp.join("data");
     let db = Db::dir(&data);
     prepare(&data, &db, &ms, hands);
-    let p = prefix("forge");
+    let p = Streams::new("forge");
     let (_s, addr) = serve_queue(&data, NATS, &p, &[]);
     // The forger takes the first two jobs, before any honest worker runs.
     let forged = forger::forge(
@@ -391,7 +391,7 @@ fn the_server_killed_while_workers_play_loses_nothing_and_counts_nothing_twice()
     let data = tmp.join("data");
     let db = Db::dir(&data);
     prepare(&data, &db, &ms, hands);
-    let p = prefix("servekill");
+    let p = Streams::new("servekill");
     let (mut s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "3"]);
     let tok = worker_token(&data, "w", &[]);
     let (_w, wrx) = worker(

@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::db::{all_done, counts, done, matches, wait_for, Db};
 use common::fixture::{assert_same_board, baseline, fixed, leaderboard, prepare, results};
 use common::fresh::assert_as_played_again;
-use common::nats::{prefix, NATS};
+use common::nats::{Streams, NATS};
 use common::pg::Postgres;
 use common::proc::{serve as serve_with, wait_line, worker, worker_token, Killed};
 use common::tmp::Tmp;
@@ -87,7 +87,7 @@ fn postgres_restarted_under_a_server_on_a_queue_loses_nothing() {
     let db = Db::Url(url.clone());
     let data = tmp.join("data");
     prepare(&data, &db, &ms, hands);
-    let p = prefix("pgq");
+    let p = Streams::new("pgq");
     let (mut server, addr) = serve_with(
         &data,
         &[

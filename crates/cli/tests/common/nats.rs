@@ -15,6 +15,49 @@ pub fn prefix(name: &str) -> String {
     format!("t{}_{name}", std::process::id())
 }
 
+/// A [`prefix`] on the machine's NATS whose streams and object store (`pitboss serve --queue`
+/// makes `PREFIX_JOBS`, `_RESULTS`, `_PARKED`, `_BLOBS`) are deleted when the test ends, so that
+/// runs of the tests do not pile up on the shared server. Made before the server, dropped after.
+pub struct Streams(String);
+
+impl Streams {
+    pub fn new(name: &str) -> Streams {
+        Streams(prefix(name))
+    }
+}
+
+impl std::ops::Deref for Streams {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for Streams {
+    fn drop(&mut self) {
+        let p = self.0.clone();
+        // A thread of its own: a runtime cannot be started inside another one.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let gone = async {
+                    let js = async_nats::jetstream::new(async_nats::connect(NATS).await.ok()?);
+                    for s in ["JOBS", "RESULTS", "PARKED"] {
+                        let _ = js.delete_stream(format!("{p}_{s}")).await;
+                    }
+                    let _ = js.delete_object_store(format!("{p}_BLOBS")).await;
+                    Some(())
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(10), gone).await;
+            });
+        })
+        .join();
+    }
+}
+
 /// A free TCP port on loopback.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
