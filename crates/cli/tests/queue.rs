@@ -2,386 +2,187 @@
 //! NATS at 127.0.0.1:4222 with a stream prefix of each test's own, and a private `nats-server`
 //! for the test that stops it. Each run plays a fixed list of matches (`plan = false`, matches
 //! inserted with fixed seeds) and its results — per match: mean, standard error, statistics —
-//! must equal a fault-free run of the same matches by `pitboss serve`'s local workers.
+//! must equal a fault-free run of the same matches by `pitboss serve`'s local workers, and so must
+//! the final leaderboard (`/api/leaderboard`).
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+mod common;
+mod forger;
 
-use pitboss_store::{Match, MatchKind, MatchState, NewMatch, Store};
+use std::time::Duration;
 
-const NATS: &str = "nats://127.0.0.1:4222";
-const SECRET: &str = "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed";
+use common::db::{self, all_done, counts, matches, wait_for, Db};
+use common::fixture::{
+    assert_same_board, baseline, done_rows, fixed, leaderboard, prepare, results, Fixed,
+};
+use common::nats::{free_port, nats_server, Streams, NATS};
+use common::proc::{get_text, http_get, pitboss, serve, wait_line, worker, worker_token, Killed};
+use common::tmp::Tmp;
+use forger::Tamper;
+use pitboss_store::{MatchState, Store};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pitboss-q-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// `pitboss serve --queue URL --stream PREFIX` on `data`, with the fixed runs' flags.
+fn serve_queue(data: &std::path::Path, url: &str, p: &str, extra: &[&str]) -> (Killed, String) {
+    let mut args = vec!["--no-sandbox", "--queue", url, "--stream", p];
+    args.extend_from_slice(extra);
+    serve(data, &args)
 }
 
-fn prefix(name: &str) -> String {
-    format!("t{}_{name}", std::process::id())
-}
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-/// A data folder with the fixed secret, `plan = false`, and `seeds.len()` matches of `hands`.
-fn prepare(data: &Path, seeds: &[i64], hands: i64) {
-    std::fs::create_dir_all(data).unwrap();
-    std::fs::write(data.join("secret"), SECRET).unwrap();
-    std::fs::write(
-        data.join("ladder.toml"),
-        "plan = false\npresets = [\"27td-fl\", \"stud8-nl\"]\nreferences = [\"call\", \"raise\"]\n\
-         history_hands = 4\n",
-    )
-    .unwrap();
-    rt().block_on(async {
-        let s = Store::open_dir(data).await.unwrap();
-        let a = s.ensure_reference("call").await.unwrap().id;
-        let b = s.ensure_reference("raise").await.unwrap().id;
-        for (i, seed) in seeds.iter().enumerate() {
-            s.create_match(&NewMatch {
-                preset: if i % 2 == 0 { "27td-fl" } else { "stud8-nl" }.into(),
-                kind: MatchKind::Ladder,
-                a,
-                b,
-                seed: *seed,
-                hands,
-            })
-            .await
-            .unwrap();
-        }
-        s.close().await;
-    });
-}
-
-fn matches(data: &Path) -> BTreeMap<i64, Match> {
-    rt().block_on(async {
-        let s = Store::open_dir(data).await.unwrap();
-        let all = s.recent_matches(None, 100_000).await.unwrap();
-        s.close().await;
-        all.into_iter().map(|m| (m.id, m)).collect()
-    })
-}
-
-fn wait_for(data: &Path, what: &str, secs: u64, ok: impl Fn(&BTreeMap<i64, Match>) -> bool) {
-    let t = Instant::now();
-    while t.elapsed() < Duration::from_secs(secs) {
-        if ok(&matches(data)) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    panic!("timed out waiting for {what}: {:#?}", matches(data));
-}
-
-fn all_done(n: usize) -> impl Fn(&BTreeMap<i64, Match>) -> bool {
-    move |m| m.values().filter(|m| m.state == MatchState::Done).count() == n
-}
-
-/// What must not differ between two runs of a match: seed, preset, mean, standard error, raw
-/// mean, units, hands, both bots' statistics.
-type Row = (i64, String, f64, f64, f64, i64, i64, String, String);
-
-/// Every match's [`Row`].
-fn results(data: &Path) -> Vec<Row> {
-    matches(data)
-        .values()
-        .map(|m| {
-            assert_eq!(m.state, MatchState::Done, "match {}: {}", m.id, m.error);
-            let o = m.outcome.clone().unwrap();
-            (
-                m.seed,
-                m.preset.clone(),
-                o.mean,
-                o.se,
-                o.raw_mean,
-                o.units,
-                o.played,
-                o.a_stats,
-                o.b_stats,
-            )
-        })
-        .collect()
-}
-
-/// Counts on the store: done, and hands in all (a match counted twice would show in neither
-/// the rows, which are one per match, nor — this is the check — anywhere else).
-fn counts(data: &Path) -> pitboss_store::QueueCounts {
-    rt().block_on(async {
-        let s = Store::open_dir(data).await.unwrap();
-        let c = s.counts().await.unwrap();
-        s.close().await;
-        c
-    })
-}
-
-/// A child's stderr lines, forwarded to a channel (and the child).
-fn spawn(mut c: Command) -> (Child, mpsc::Receiver<String>) {
-    let mut child = c
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = mpsc::channel();
-    let err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for l in BufReader::new(err).lines().map_while(Result::ok) {
-            let _ = tx.send(l);
-        }
-    });
-    (child, rx)
-}
-
-fn wait_line(rx: &mpsc::Receiver<String>, what: impl Fn(&str) -> bool, secs: u64) -> String {
-    let end = Instant::now() + Duration::from_secs(secs);
-    let mut seen = Vec::new();
-    while Instant::now() < end {
-        if let Ok(l) = rx.recv_timeout(Duration::from_millis(200)) {
-            if what(&l) {
-                return l;
-            }
-            seen.push(l);
-        }
-    }
-    panic!("no such line; seen: {seen:#?}");
-}
-
-fn pitboss() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pitboss"))
-}
-
-/// `pitboss serve` (on the queue when `queue` is given); returns it and its address.
-fn serve(data: &Path, queue: Option<(&str, &str)>, extra: &[&str]) -> (Child, String) {
-    let mut c = pitboss();
-    c.args(["serve", "--data"])
-        .arg(data)
-        .args(["--listen", "127.0.0.1:0", "--no-sandbox"])
-        .args(extra);
-    if let Some((url, p)) = queue {
-        c.args(["--queue", url, "--stream", p]);
-    }
-    let (child, rx) = spawn(c);
-    let l = wait_line(&rx, |l| l.contains("http://"), 60);
-    let addr = l
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
-    std::thread::spawn(move || for _ in rx {});
-    (child, addr.to_string())
-}
-
-fn worker_token(data: &Path, name: &str) -> String {
-    let o = pitboss()
-        .args(["token", "worker", "create", name, "--data"])
-        .arg(data)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap().trim().to_string()
-}
-
-fn worker(
-    queue: &str,
-    p: &str,
-    addr: &str,
-    token: &str,
-    name: &str,
-    extra: &[&str],
-) -> (Child, mpsc::Receiver<String>) {
-    let mut c = pitboss();
-    c.args(["worker", "--queue", queue, "--stream", p])
-        .args(["--server", &format!("http://{addr}"), "--token", token])
-        .args(["--name", name, "--no-sandbox", "--cache"])
-        .arg(std::env::temp_dir().join(format!("pitboss-q-{}-cache-{name}", std::process::id())))
-        .args(extra);
-    spawn(c)
-}
-
-/// The fault-free run: the same matches on `pitboss serve`'s local workers.
-fn baseline(name: &str, seeds: &[i64], hands: i64) -> Vec<Row> {
-    let data = tmp(&format!("{name}-base"));
-    prepare(&data, seeds, hands);
-    let (mut s, _) = serve(&data, None, &["--workers", "2"]);
-    wait_for(&data, "the fault-free run", 300, all_done(seeds.len()));
-    s.kill().unwrap();
-    let _ = s.wait();
-    results(&data)
-}
-
-struct Killed(Vec<Child>);
-impl Drop for Killed {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-#[test]
-fn a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice() {
-    let seeds = [11, 12, 13];
-    // The reference bots are quick (some 100,000 hands a second): long enough to be killed in.
-    let hands = 400_000;
-    let want = baseline("kill", &seeds, hands);
-    let data = tmp("kill");
-    prepare(&data, &seeds, hands);
-    let p = prefix("kill");
-    let (s, addr) = serve(&data, Some((NATS, &p)), &["--ack-wait", "2"]);
-    let mut procs = Killed(vec![s]);
-    let tok = worker_token(&data, "w");
-    let (mut a, arx) = worker(NATS, &p, &addr, &tok, "a", &["--slots", "1"]);
-    let l = wait_line(&arx, |l| l.contains("(delivery 1): running"), 60);
-    let id: String = l
-        .split("match ")
+/// The match id a worker's line `… match ID (delivery N): running` names.
+fn match_of(line: &str) -> i64 {
+    line.split("match ")
         .nth(1)
         .unwrap()
         .split(' ')
         .next()
         .unwrap()
-        .into();
+        .parse()
+        .unwrap()
+}
+
+/// Every match done once: done, none failed or pending, every hand counted once.
+fn assert_counted_once(db: &Db, n: i64, hands: i64) {
+    let c = counts(db);
+    assert_eq!((c.done, c.failed, c.running, c.queued), (n, 0, 0, 0));
+    assert_eq!(c.hands_total, hands * n);
+}
+
+#[test]
+fn a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice() {
+    let tmp = Tmp::new("q-kill");
+    let ms = fixed(&[11, 12, 13]);
+    // The reference bots are quick (some 100,000 hands a second on a quiet core): long enough to
+    // be killed in.
+    let hands = 100_000;
+    let want = baseline(&tmp, &ms, hands);
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &ms, hands);
+    let p = Streams::new("kill");
+    let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "2"]);
+    let tok = worker_token(&data, "w", &[]);
+    let (mut a, arx) = worker(
+        NATS,
+        &p,
+        &addr,
+        &tok,
+        "a",
+        &tmp.join("cache-a"),
+        &["--slots", "1"],
+    );
+    let id = match_of(&wait_line(
+        &arx,
+        |l| l.contains("(delivery 1): running"),
+        60,
+    ));
     std::thread::sleep(Duration::from_millis(100));
     assert!(
-        matches(&data)[&id.parse::<i64>().unwrap()].state != MatchState::Done,
+        matches(&db)[&id].state != MatchState::Done,
         "the match ended before the kill; make it longer"
     );
-    a.kill().unwrap(); // SIGKILL, mid-match
-    let _ = a.wait();
-    let (b, brx) = worker(NATS, &p, &addr, &tok, "b", &["--slots", "2"]);
-    procs.0.push(b);
+    a.kill_now(); // SIGKILL, mid-match
+    let (_b, brx) = worker(
+        NATS,
+        &p,
+        &addr,
+        &tok,
+        "b",
+        &tmp.join("cache-b"),
+        &["--slots", "2"],
+    );
     // The killed worker's job comes to the other one after the ack wait.
     wait_line(
         &brx,
         |l| l.contains(&format!("match {id} (delivery 2)")),
         120,
     );
-    wait_for(&data, "every match", 300, all_done(seeds.len()));
+    wait_for(&db, "every match", 300, all_done(ms.len()));
     assert_eq!(
-        results(&data),
-        want,
+        results(&db),
+        want.rows,
         "the run with a kill differs from the fault-free one"
     );
-    let c = counts(&data);
-    assert_eq!((c.done, c.failed, c.running, c.queued), (3, 0, 0, 0));
-    assert_eq!(c.hands_total, hands * seeds.len() as i64);
+    assert_counted_once(&db, 3, hands);
+    assert_same_board(&leaderboard(&addr, 3), &want.board);
     // The hand viewer has each match's hands, sent along with the results.
-    for id in matches(&data).keys() {
+    for id in matches(&db).keys() {
         assert!(data.join(format!("hands/{id}.phhs.zst")).is_file());
     }
 }
 
-/// A private nats-server on a free port, storing in `dir`.
-fn nats_server(port: u16, dir: &Path) -> Child {
-    let c = Command::new("nats-server")
-        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nats-server on the PATH");
-    let t = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "nats-server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    c
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[test]
 fn nats_stopped_and_restarted_loses_nothing() {
-    let seeds = [21, 22, 23, 24];
-    let hands = 200_000;
-    let want = baseline("restart", &seeds, hands);
-    let data = tmp("restart");
-    prepare(&data, &seeds, hands);
-    let store = tmp("restart-nats");
+    let tmp = Tmp::new("q-nats");
+    let ms = fixed(&[21, 22, 23, 24]);
+    let hands = 100_000;
+    let want = baseline(&tmp, &ms, hands);
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &ms, hands);
+    let store = tmp.join("nats");
     let port = free_port();
     let url = format!("nats://127.0.0.1:{port}");
     let mut n = nats_server(port, &store);
-    let (s, addr) = serve(&data, Some((&url, "r")), &["--ack-wait", "3"]);
-    let mut procs = Killed(vec![s]);
-    let tok = worker_token(&data, "w");
-    let (w, wrx) = worker(&url, "r", &addr, &tok, "w", &["--slots", "2"]);
-    procs.0.push(w);
+    let (_s, addr) = serve_queue(&data, &url, "r", &["--ack-wait", "3"]);
+    let tok = worker_token(&data, "w", &[]);
+    let (_w, wrx) = worker(
+        &url,
+        "r",
+        &addr,
+        &tok,
+        "w",
+        &tmp.join("cache"),
+        &["--slots", "2"],
+    );
     wait_line(&wrx, |l| l.contains("running"), 60);
     std::thread::sleep(Duration::from_millis(300));
     assert!(
-        !all_done(seeds.len())(&matches(&data)),
+        !all_done(ms.len())(&matches(&db)),
         "every match ended before NATS stopped; make them longer"
     );
     // Stop NATS (SIGTERM: its own shutdown) while matches play, and start it again.
     unsafe { libc::kill(n.id() as i32, libc::SIGTERM) };
     let _ = n.wait();
     std::thread::sleep(Duration::from_secs(3));
-    let n2 = nats_server(port, &store);
-    procs.0.push(n2);
+    let _n2 = nats_server(port, &store);
     wait_for(
-        &data,
+        &db,
         "every match after the restart",
         300,
-        all_done(seeds.len()),
+        all_done(ms.len()),
     );
     assert_eq!(
-        results(&data),
-        want,
+        results(&db),
+        want.rows,
         "the run across a NATS restart differs"
     );
-    let c = counts(&data);
-    assert_eq!((c.done, c.failed), (4, 0));
-    assert_eq!(c.hands_total, hands * seeds.len() as i64);
+    assert_counted_once(&db, 4, hands);
+    assert_same_board(&leaderboard(&addr, 4), &want.board);
 }
 
 #[test]
 fn a_worker_on_another_engine_refuses_and_the_job_is_parked() {
-    let data = tmp("old");
-    prepare(&data, &[31], 200);
-    let p = prefix("old");
-    let (s, addr) = serve(
-        &data,
-        Some((NATS, &p)),
-        &["--ack-wait", "2", "--max-attempts", "2"],
-    );
-    let mut procs = Killed(vec![s]);
-    let tok = worker_token(&data, "w");
-    let (w, rx) = worker(
+    let tmp = Tmp::new("q-old");
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &fixed(&[31]), 200);
+    let p = Streams::new("old");
+    let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "2", "--max-attempts", "2"]);
+    let tok = worker_token(&data, "w", &[]);
+    let (_w, rx) = worker(
         NATS,
         &p,
         &addr,
         &tok,
         "old",
+        &tmp.join("cache"),
         &["--engine-version", "0.0.1+engine.0"],
     );
-    procs.0.push(w);
     let l = wait_line(&rx, |l| l.contains("refused"), 60);
     assert!(l.contains("0.0.1+engine.0") && l.contains("engine"), "{l}");
-    wait_for(&data, "the parked match's failure", 120, |m| {
+    wait_for(&db, "the parked match's failure", 120, |m| {
         m.values().all(|m| m.state == MatchState::Failed)
     });
-    let m = matches(&data).into_values().next().unwrap();
+    let m = matches(&db).into_values().next().unwrap();
     assert!(m.error.contains("parked"), "{}", m.error);
     assert!(m.error.contains("refused by worker old"), "{}", m.error);
     assert!(m.error.contains("0.0.1+engine.0"), "{}", m.error);
@@ -394,74 +195,57 @@ fn a_worker_on_another_engine_refuses_and_the_job_is_parked() {
 
 #[test]
 fn a_job_whose_workers_all_vanish_is_parked_after_its_attempts() {
-    let data = tmp("park");
-    prepare(&data, &[41], 60_000);
-    let p = prefix("park");
-    let (s, addr) = serve(
-        &data,
-        Some((NATS, &p)),
-        &["--ack-wait", "1", "--max-attempts", "2"],
-    );
-    let _procs = Killed(vec![s]);
-    let tok = worker_token(&data, "w");
+    let tmp = Tmp::new("q-park");
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &fixed(&[41]), 60_000);
+    let p = Streams::new("park");
+    let (_s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "1", "--max-attempts", "2"]);
+    let tok = worker_token(&data, "w", &[]);
+    let cache = tmp.join("cache");
     for attempt in 1..=2 {
-        let (mut w, rx) = worker(NATS, &p, &addr, &tok, &format!("w{attempt}"), &[]);
+        let (mut w, rx) = worker(NATS, &p, &addr, &tok, &format!("w{attempt}"), &cache, &[]);
         wait_line(
             &rx,
             |l| l.contains(&format!("(delivery {attempt}): running")),
             60,
         );
-        w.kill().unwrap();
-        let _ = w.wait();
+        w.kill_now();
     }
-    let (mut w, rx) = worker(NATS, &p, &addr, &tok, "w3", &[]);
+    let (_w, rx) = worker(NATS, &p, &addr, &tok, "w3", &cache, &[]);
     let l = wait_line(&rx, |l| l.contains("parked"), 60);
     assert!(l.contains("delivered 3 times"), "{l}");
-    wait_for(&data, "the parked match's failure", 60, |m| {
+    wait_for(&db, "the parked match's failure", 60, |m| {
         m.values().all(|m| m.state == MatchState::Failed)
     });
-    let m = matches(&data).into_values().next().unwrap();
+    let m = matches(&db).into_values().next().unwrap();
     assert!(
         m.error.contains("delivered 3 times without a result"),
         "{}",
         m.error
     );
-    let _ = w.kill();
-    let _ = w.wait();
-}
-
-fn http_get(addr: &str, path: &str, token: Option<&str>) -> (u16, Vec<u8>) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut r = agent.get(&format!("http://{addr}{path}"));
-    if let Some(t) = token {
-        r = r.header("Authorization", format!("Bearer {t}"));
-    }
-    let mut res = r.call().unwrap();
-    let status = res.status().as_u16();
-    (status, res.body_mut().read_to_vec().unwrap())
 }
 
 #[test]
 fn bundles_are_served_to_worker_tokens_only() {
     use sha2::Digest;
-    let data = tmp("bundles");
-    prepare(&data, &[], 2);
+    let tmp = Tmp::new("q-bundles");
+    let data = tmp.join("data");
+    prepare(&data, &Db::dir(&data), &[], 2);
     let bytes = b"not really a bundle".to_vec();
     let sha = hex_of(&sha2::Sha256::digest(&bytes));
     pitboss_store::Files::new(&data)
         .unwrap()
         .put_bundle(&sha, &bytes)
         .unwrap();
-    let author = rt().block_on(async {
+    let author = db::rt().block_on(async {
         let s = Store::open_dir(&data).await.unwrap();
-        s.create_account("alice", 10, 1 << 20).await.unwrap().1
+        let t = s.create_account("alice", 10, 1 << 20).await.unwrap().1;
+        s.close().await;
+        t
     });
-    let (s, addr) = serve(&data, None, &[]);
-    let _procs = Killed(vec![s]);
-    let tok = worker_token(&data, "w");
+    let (_s, addr) = serve(&data, &[]);
+    let tok = worker_token(&data, "w", &[]);
     let path = format!("/api/bundles/{sha}");
     assert_eq!(http_get(&addr, &path, None).0, 401);
     assert_eq!(
@@ -475,15 +259,8 @@ fn bundles_are_served_to_worker_tokens_only() {
         http_get(&addr, "/api/bundles/..%2f..%2fsecret", Some(&tok)).0,
         400
     );
-    assert_eq!(
-        http_get(
-            &addr,
-            &format!("/api/bundles/{}", "0".repeat(64)),
-            Some(&tok)
-        )
-        .0,
-        404
-    );
+    let zeros = format!("/api/bundles/{}", "0".repeat(64));
+    assert_eq!(http_get(&addr, &zeros, Some(&tok)).0, 404);
     // Revoked: no more.
     let o = pitboss()
         .args(["token", "worker", "revoke", "w", "--data"])
@@ -496,4 +273,156 @@ fn bundles_are_served_to_worker_tokens_only() {
 
 fn hex_of(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn forged_results_are_refused_their_worker_flagged_and_the_honest_ones_count() {
+    let tmp = Tmp::new("q-forge");
+    // 60 hands: fewer than the audit's smallest sample (64), so every hand is replayed and one
+    // forged chip is always found (on a long match, the sample finds it with its odds).
+    let hands = 60;
+    let ms = fixed(&[51, 52, 53, 54, 55]);
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &ms, hands);
+    let p = Streams::new("forge");
+    let (_s, addr) = serve_queue(&data, NATS, &p, &[]);
+    // The forger takes the first two jobs, before any honest worker runs.
+    let forged = forger::forge(
+        NATS,
+        &p,
+        "forger",
+        &tmp.join("cache-forger"),
+        &[Tamper::MoveChip, Tamper::Mean],
+    );
+    let tok = worker_token(&data, "w", &[]);
+    let (_w, _) = worker(
+        NATS,
+        &p,
+        &addr,
+        &tok,
+        "honest",
+        &tmp.join("cache"),
+        &["--slots", "2"],
+    );
+    wait_for(&db, "every match done or failed", 120, |m| {
+        m.values()
+            .all(|m| matches!(m.state, MatchState::Done | MatchState::Failed))
+    });
+    let all = matches(&db);
+    for f in &forged {
+        let m = &all[&f.id];
+        assert_eq!(
+            m.state,
+            MatchState::Failed,
+            "forged match {} was taken",
+            f.id
+        );
+        assert!(m.outcome.is_none());
+        assert!(
+            m.error.starts_with("result refused by the audit: "),
+            "{}",
+            m.error
+        );
+        match f.tamper {
+            Tamper::MoveChip => assert!(
+                m.error.contains("chips recorded") && m.error.contains("replayed"),
+                "{}",
+                m.error
+            ),
+            Tamper::Mean => assert!(
+                m.error
+                    .contains(&format!("the mean: {} claimed", f.honest.mean + 100.0)),
+                "{}",
+                m.error
+            ),
+        }
+    }
+    // The worker is flagged, for each refusal, on the operator's page and in the status.
+    let (code, status) = get_text(&addr, "/api/status", None);
+    assert_eq!(code, 200);
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let flags = status["worker_flags"].as_array().unwrap();
+    assert_eq!(flags.len(), 2, "{status:#}");
+    for f in &forged {
+        let flag = flags
+            .iter()
+            .find(|x| x["match_id"] == f.id)
+            .unwrap_or_else(|| panic!("no flag for match {}: {status:#}", f.id));
+        assert_eq!(flag["worker"], "forger");
+        assert!(all[&f.id].error.ends_with(flag["reason"].as_str().unwrap()));
+    }
+    let (_, page) = get_text(&addr, "/operator", None);
+    let flagged = page
+        .split("Flagged workers")
+        .nth(1)
+        .expect("the flags' section");
+    assert_eq!(flagged.matches("<td>forger</td>").count(), 2, "{flagged}");
+    for f in &forged {
+        assert!(flagged.contains(&format!("#{}", f.id)), "{flagged}");
+    }
+    assert!(
+        !flagged.contains("honest"),
+        "the honest worker flagged: {flagged}"
+    );
+    // The honest worker's matches (and the board they make) are a fault-free run of theirs.
+    let honest: Vec<Fixed> = all
+        .values()
+        .filter(|m| m.state == MatchState::Done)
+        .map(|m| *ms.iter().find(|x| x.0 == m.seed).unwrap())
+        .collect();
+    assert_eq!(honest.len(), ms.len() - 2);
+    let board = leaderboard(&addr, honest.len() as u64);
+    let want = baseline(&tmp, &honest, hands);
+    assert_eq!(
+        done_rows(&db),
+        want.rows,
+        "the honest matches differ from a fault-free run"
+    );
+    assert_same_board(&board, &want.board);
+}
+
+#[test]
+fn the_server_killed_while_workers_play_loses_nothing_and_counts_nothing_twice() {
+    let tmp = Tmp::new("q-serve-kill");
+    let ms = fixed(&[61, 62, 63, 64]);
+    let hands = 60_000;
+    let want = baseline(&tmp, &ms, hands);
+    let data = tmp.join("data");
+    let db = Db::dir(&data);
+    prepare(&data, &db, &ms, hands);
+    let p = Streams::new("servekill");
+    let (mut s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "3"]);
+    let tok = worker_token(&data, "w", &[]);
+    let (_w, wrx) = worker(
+        NATS,
+        &p,
+        &addr,
+        &tok,
+        "w",
+        &tmp.join("cache"),
+        &["--slots", "2"],
+    );
+    wait_line(&wrx, |l| l.contains("running"), 60);
+    std::thread::sleep(Duration::from_millis(300));
+    let before = matches(&db);
+    assert!(
+        !all_done(ms.len())(&before),
+        "every match ended before the kill; make them longer"
+    );
+    s.kill_now(); // SIGKILL, with matches running on the worker
+    let (_s2, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "3"]);
+    wait_for(
+        &db,
+        "every match after the restart",
+        300,
+        all_done(ms.len()),
+    );
+    assert_eq!(
+        results(&db),
+        want.rows,
+        "the run across a server kill differs"
+    );
+    assert_counted_once(&db, 4, hands);
+    assert_same_board(&leaderboard(&addr, 4), &want.board);
 }
