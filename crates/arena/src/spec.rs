@@ -135,9 +135,9 @@ impl BotSpec {
     pub fn parse(s: &str, is_builtin: &dyn Fn(&str) -> bool) -> Result<BotSpec, SpecError> {
         if let Some(cmd) = s.strip_prefix("exec:") {
             let command: Vec<String> = cmd.split_whitespace().map(String::from).collect();
-            let Some(first) = command.first() else {
+            if command.is_empty() {
                 return Err(SpecError::EmptyExec(s.into()));
-            };
+            }
             // The name tables show (the script, not its interpreter: `exec:node bot.js` is
             // `bot`), so that the bot's log is named as its row in summary.csv; made a name of
             // the set (it becomes the log's file name and is printed).
