@@ -274,3 +274,33 @@ for line in sys.stdin:
     );
     assert!(stdout.lines().count() < 50, "{stdout}");
 }
+
+#[test]
+fn the_tournament_table_explains_each_column() {
+    let out = Tmp::new("legend");
+    let (code, stdout, err) = run(pitboss()
+        .args([
+            "tournament",
+            "--game",
+            "27td-fl",
+            "--bot",
+            "call",
+            "--bot",
+            "raise",
+        ])
+        .args(["--bot", "random", "--deals", "200", "--out"])
+        .arg(&out.0));
+    assert_eq!(code, 0, "{err}");
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("rank"))
+        .unwrap_or_else(|| panic!("no table: {stdout}"));
+    let legend = stdout
+        .lines()
+        .find(|l| l.starts_with("columns:"))
+        .unwrap_or_else(|| panic!("no legend: {stdout}"));
+    for col in ["mbb/hand vs field", "bank", "irv", "rating", "faults"] {
+        assert!(header.contains(col), "{header}");
+        assert!(legend.contains(&format!("{col} = ")), "{col}: {legend}");
+    }
+}

@@ -255,6 +255,15 @@ impl Report {
                  [95%]; the raw ones are the third)\n",
             );
         }
+        s.push_str(LEGEND);
         s
     }
 }
+
+/// What each column of [`Report::text_table`] is, printed under it: a column nobody explains is
+/// a column nobody reads right.
+const LEGEND: &str = "columns: mbb/hand vs field = milli-big-blinds won per hand against the \
+other bots, with its 95% interval; bank = rank by that total bankroll; irv = rank by instant \
+runoff (the worst bot by bankroll dropped, the rest recomputed, as the computer poker \
+competitions rank); rating = least-squares strength from the pairings, mbb/hand, bootstrap 95% \
+interval; faults = protocol faults of the bot (timeouts, illegal or malformed replies, crashes)\n";
