@@ -43,7 +43,7 @@ fi
 "$BIN" serve --data "$work" --listen 127.0.0.1:0 --queue "$NATS" --stream "$prefix" \
   "${dbargs[@]}" 2>"$work/log" &
 spid=$!
-until grep -q 'http://' "$work/log"; do sleep 0.1; done
+until grep -qs 'http://' "$work/log"; do sleep 0.1; done
 echo "$DB, $N workers, $HANDS-hand matches; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 target/release/examples/ingest_bench workers "$NATS" "$prefix" "$SECS" "$N" 2>/dev/null
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg); server CPU: $(ps -o times= -p "$spid") s of $((SECS + 2)) s; refused by the audit: $(grep -c 'refused by the audit' "$work/log" || true)"

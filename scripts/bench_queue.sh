@@ -67,7 +67,7 @@ queue() { # workers round preset → hands/s
   "$BIN" serve --data "$d" --listen 127.0.0.1:0 --queue "$NATS" --stream "$prefix" 2>"$d/log" &
   local spid=$!
   pids+=("$spid")
-  until grep -q 'http://' "$d/log"; do sleep 0.1; done
+  until grep -qs 'http://' "$d/log"; do sleep 0.1; done
   local addr
   addr=$(grep -o 'http://[0-9.:]*' "$d/log" | head -1)
   local wp=()
