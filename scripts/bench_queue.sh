@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The queue's benchmark (issue #25): hands per second of `pitboss serve --queue` with 1 and 2
+# `pitboss worker`s on NATS JetStream against those of `pitboss tournament` with 1 and 2 threads,
+# on the same in-process bots, preset and cores, measured in alternation (the machine is shared
+# and noisy: compare the ratio of each round, never figures of different rounds).
+#
+#   scripts/bench_queue.sh [ROUNDS] [HANDS_PER_MATCH] [BOTS...]
+#       default: 6 rounds, 20000 hands (the ladder's default), lowball hilo
+#
+# Round r plays preset r of the six, heads-up, luck-adjusted; per round: tournament 1 thread,
+# 1 worker (1 slot), tournament 2 threads, 2 workers (1 slot each). The server runs on the same
+# two cores: its work per match job (publishing, ingesting, the audit's replay of a sample of
+# hands, the database's commits, the history file) is part of the queue's overhead, as are the
+# worker's action tape (recorded for the audit) and the round trip between two jobs.
+# Needs NATS with JetStream at $NATS (default nats://127.0.0.1:4222); each run uses a stream
+# prefix of its own and removes its streams at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-6}
+HANDS=${2:-20000}
+shift 2 || shift $# || true
+BOTS=("${@:-}")
+[ -z "${BOTS[0]}" ] && BOTS=(lowball hilo)
+NATS=${NATS:-nats://127.0.0.1:4222}
+cargo build --release -q -p pitboss-cli
+BIN=target/release/pitboss
+PRESETS=(27td-fl 27td-pl 27td-nl stud8-fl stud8-pl stud8-nl)
+DEALS=300000
+WINDOW=${WINDOW:-12}
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+hands_done() {
+  python3 - "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(f"file:{sys.argv[1]}/pitboss.db?mode=ro", uri=True)
+print(c.execute("select coalesce(sum(played),0) from matches where state='done'").fetchone()[0])
+PY
+}
+
+tournament() { # threads round preset → hands/s
+  local th=$1 r=$2 preset=$3
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$BIN" tournament "${bots_args[@]}" --game "$preset" --format heads-up --deals $DEALS \
+    --batch 10000 --luck-adjust --threads "$th" --seed "$r" --bootstrap 0 \
+    --out "$work/t$th-$r" >/dev/null 2>&1
+  t1=$(date +%s.%N)
+  rm -rf "$work/t$th-$r"
+  python3 -c "print(round($(( npairs * DEALS * 2 ))/($t1-$t0)))"
+}
+
+queue() { # workers round preset → hands/s
+  local nw=$1 r=$2 preset=$3
+  local d="$work/q$nw-$r" prefix="bench_$$_${nw}_$r"
+  mkdir -p "$d"
+  printf 'presets = ["%s"]\nreferences = %s\nhands_per_match = %s\nthreads_per_match = 1\n' \
+    "$preset" "$refs" "$HANDS" >"$d/ladder.toml"
+  local tok
+  tok=$("$BIN" token worker create bench --data "$d" 2>/dev/null)
+  "$BIN" serve --data "$d" --listen 127.0.0.1:0 --queue "$NATS" --stream "$prefix" 2>"$d/log" &
+  local spid=$!
+  pids+=("$spid")
+  until grep -qs 'http://' "$d/log"; do sleep 0.1; done
+  local addr
+  addr=$(grep -o 'http://[0-9.:]*' "$d/log" | head -1)
+  local wp=()
+  for i in $(seq 1 "$nw"); do
+    "$BIN" worker --queue "$NATS" --stream "$prefix" --server "$addr" --token "$tok" \
+      --cache "$d/cache$i" --slots 1 --name "w$i" 2>/dev/null &
+    wp+=($!)
+    pids+=($!)
+  done
+  sleep 3
+  local h0 s0 h1 s1
+  h0=$(hands_done "$d"); s0=$(date +%s.%N)
+  sleep "$WINDOW"
+  h1=$(hands_done "$d"); s1=$(date +%s.%N)
+  kill -TERM "${wp[@]}" "$spid" 2>/dev/null || true
+  wait "${wp[@]}" "$spid" 2>/dev/null || true
+  local refused
+  refused=$(grep -c 'refused by the audit' "$d/log" || true)
+  scripts/nats_drop_streams.py "$NATS" "$prefix" || true
+  [ "$refused" = 0 ] || echo "WARNING: $refused result(s) refused by the audit" >&2
+  python3 -c "print(round(($h1-$h0)/($s1-$s0)))"
+}
+
+bots_args=(); for b in "${BOTS[@]}"; do bots_args+=(--bot "$b"); done
+refs=$(printf '"%s",' "${BOTS[@]}"); refs="[${refs%,}]"
+npairs=$(( ${#BOTS[@]} * (${#BOTS[@]} - 1) / 2 ))
+
+echo "bots: ${BOTS[*]}; $HANDS-hand match jobs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq 1 "$ROUNDS"); do
+  preset=${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}
+  t1=$(tournament 1 "$r" "$preset")
+  q1=$(queue 1 "$r" "$preset")
+  t2=$(tournament 2 "$r" "$preset")
+  q2=$(queue 2 "$r" "$preset")
+  echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')"); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')")"
+done
