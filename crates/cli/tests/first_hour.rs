@@ -304,3 +304,41 @@ fn the_tournament_table_explains_each_column() {
         assert!(legend.contains(&format!("{col} = ")), "{col}: {legend}");
     }
 }
+
+/// The backticked names in the first line of `text` that contains `marker`, up to the paragraph's end.
+fn names_after(text: &str, marker: &str) -> Vec<String> {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker:?} not found"));
+    let para = &text[at..];
+    let para = &para[..para.find("\n\n").unwrap_or(para.len())];
+    para.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_list_of_built_in_bots_is_the_crates_own() {
+    let all: Vec<String> = pitboss_bots::NAMES
+        .iter()
+        .chain(pitboss_bots::EXPLOITERS)
+        .map(|s| s.to_string())
+        .collect();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let protocol = std::fs::read_to_string(root.join("protocol.md")).unwrap();
+    assert_eq!(
+        names_after(&protocol, "* a built-in name"),
+        all,
+        "protocol.md section 1"
+    );
+    let (_, help, _) = run(pitboss().args(["help", "match"]));
+    let help = help.replace('\n', " ");
+    for n in &all {
+        assert!(
+            help.contains(&format!(" {n},")) || help.contains(&format!(" {n} ")),
+            "{n} missing from `pitboss help match`"
+        );
+    }
+}
