@@ -304,8 +304,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         let done = tests.update(&running);
         let (mean, lo, hi) = interval(&running);
         let line = format!(
-            "pitboss: {hands}/{} hands: NEW {mean:+.1} mbb/hand [{lo:.1}, {hi:.1}]",
-            args.max_hands
+            "pitboss: {hands}/{} hands (last batch {}): NEW {mean:+.1} mbb/hand [{lo:.1}, {hi:.1}]",
+            args.max_hands, games[g]
         );
         if terminal {
             eprint!("\r{line}\x1b[K");
