@@ -14,6 +14,7 @@ const MAIN_HELP: &str = r#"Start here:
   pitboss check bots/python/simple/bot.toml                  is my bot fit to play?
   pitboss match --bot bots/python/simple/bot.toml --bot lowball --hands 2000
   pitboss submit bots/python/simple/bot.toml --name mybot    my bot on the leaderboard
+  pitboss compare old/bot.toml new/bot.toml                  is my new version better?
   pitboss run                                                the bundled bots' tournament
   pitboss upload bots/python/simple --server https://...     my bot on a Pitboss server
   pitboss phh show results/<run>/hands.phhs --hand 1         read a hand (match --history)
@@ -51,6 +52,10 @@ pub enum Command {
     /// Write the leaderboard reports of tournament folders (also done at the end of a tournament).
     #[command(after_long_help = REPORT_HELP, after_help = REPORT_HELP)]
     Report(ReportArgs),
+    /// Is NEW better than OLD? A duplicate, luck-adjusted heads-up match in batches with a
+    /// sequential test, until decided or a hand budget runs out; one verdict line.
+    #[command(after_long_help = crate::args_compare::COMPARE_HELP, after_help = crate::args_compare::COMPARE_HELP)]
+    Compare(crate::args_compare::CompareArgs),
     /// Register a bot: check it, play it against every registered bot, update the leaderboard.
     #[command(after_long_help = SUBMIT_HELP, after_help = SUBMIT_HELP)]
     Submit(SubmitArgs),
@@ -553,7 +558,7 @@ pub enum RuleArg {
 
 /// A count of 1 or more. A parser of our own so that `--hands -5` says what is wrong with the
 /// value instead of clap's tip about `-- -5`.
-fn positive(s: &str) -> Result<u64, String> {
+pub(crate) fn positive(s: &str) -> Result<u64, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n >= 1 && n <= i128::from(u64::MAX) => Ok(n as u64),
         Ok(n) if n < 1 => Err(format!(

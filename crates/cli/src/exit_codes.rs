@@ -20,6 +20,12 @@ pub const BOT_TROUBLE: u8 = 5;
 /// `pitboss upload`: the server refused the upload (bad bundle, token, name, size or quota).
 pub const REFUSED: u8 = 6;
 
+/// `pitboss compare`: NEW is worse than OLD.
+pub const WORSE: u8 = 7;
+
+/// `pitboss compare`: no difference shown (smaller than --delta, or undecided within the budget).
+pub const NO_DIFFERENCE: u8 = 8;
+
 /// The exit code for an error that ended a command.
 pub fn for_error(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
@@ -30,6 +36,11 @@ pub fn for_error(err: &anyhow::Error) -> u8 {
     }
     if err.downcast_ref::<crate::cmd::upload::Refused>().is_some() {
         return REFUSED;
+    }
+    match err.downcast_ref::<crate::cmd::compare::Verdict>() {
+        Some(crate::cmd::compare::Verdict::Worse) => return WORSE,
+        Some(crate::cmd::compare::Verdict::NoDifference) => return NO_DIFFERENCE,
+        None => {}
     }
     if let Some(e) = err.downcast_ref::<crate::cmd::phh::PhhFailed>() {
         return e.code;

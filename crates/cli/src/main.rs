@@ -2,6 +2,7 @@
 //! turn the outcome into a named exit code. Everything else lives in `cmd/` and the library crates.
 
 mod args;
+mod args_compare;
 mod args_queue;
 mod args_service;
 mod cmd;
@@ -21,9 +22,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::from(exit_codes::SUCCESS),
         Err(err) => {
             let code = exit_codes::for_error(&err);
+            // Already said on stdout: a failed `phh` check, or a compare verdict.
             let said = err
                 .downcast_ref::<cmd::phh::PhhFailed>()
-                .is_some_and(|e| e.said);
+                .is_some_and(|e| e.said)
+                || err.downcast_ref::<cmd::compare::Verdict>().is_some();
             if code != exit_codes::SUCCESS && !said {
                 // Errors quote names, paths and bot output: nothing in them may drive the
                 // terminal.

@@ -4,6 +4,7 @@
 pub mod botfiles;
 pub mod bots;
 pub mod check;
+pub mod compare;
 pub mod eval;
 pub mod merge;
 pub mod outdir;
@@ -35,6 +36,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(args) => tournament::run(args)?,
         Command::Merge(args) => merge::run(args)?,
         Command::Report(args) => report::run(args)?,
+        Command::Compare(args) => compare::run(args)?,
         Command::Submit(args) => submit::run(args)?,
         Command::Run(args) => run::run(args)?,
         Command::Phh(PhhCommand::Verify(args)) => {
