@@ -48,8 +48,13 @@ pub struct CompareArgs {
     /// The chance of calling NEW better (or worse) when it is not.
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub alpha: f64,
-    /// The chance of missing a difference of --delta.
-    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
+    /// The chance of missing a difference of --delta [default: 0.05, like --alpha].
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        hide_default_value = true,
+        allow_hyphen_values = true
+    )]
     pub beta: f64,
     /// The hand budget: stop undecided after this many hands (all games together).
     #[arg(long, default_value_t = 200_000, value_parser = crate::args::positive, allow_hyphen_values = true)]

@@ -33,7 +33,7 @@ fn help_opens_for_users_and_prints_each_default_once() {
         "{out}"
     );
     assert!(!out.contains("validated config"), "developer text: {out}");
-    for cmd in ["check", "submit", "match", "tournament"] {
+    for cmd in ["check", "submit", "match", "tournament", "compare"] {
         let (_, out, _) = run(pitboss().args([cmd, "--help"]));
         for line in out.lines() {
             assert!(line.matches("[default:").count() <= 1, "{cmd}: {line}");
