@@ -191,7 +191,8 @@ fn kill_9_loses_no_finished_match_and_counts_none_twice() {
         &bot(again.a),
         &bot(again.b),
     )
-    .unwrap();
+    .unwrap()
+    .stored;
     let kept = again.outcome.as_ref().unwrap();
     assert_eq!(
         (fresh.mean, fresh.se, &fresh.a_stats, &fresh.b_stats),

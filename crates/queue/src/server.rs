@@ -246,7 +246,7 @@ async fn handle(
                     // Named by the transport, not by the worker's own claim inside the result:
                     // the server audits every result from a worker (crate `pitboss-audit`).
                     outcome.worker = r.worker.clone();
-                    outcome.history = match history_b64 {
+                    outcome.stored.history = match history_b64 {
                         Some(b) => keep_history(files, id, &b)?,
                         None => String::new(),
                     };

@@ -358,7 +358,7 @@ fn run_job(
             };
             match pitboss_worker::run_salted(&s, &job, Some(salt)) {
                 JobResult::Played { id, mut outcome } => {
-                    let history_b64 = take_history(&s.files, &mut outcome.history);
+                    let history_b64 = take_history(&s.files, &mut outcome.stored.history);
                     Ok(ResultBody::Done {
                         result: JobResult::Played { id, outcome },
                         history_b64,

@@ -165,8 +165,9 @@ pub struct NewMatch {
     pub hands: i64,
 }
 
-/// What a finished match gives.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What a finished match gives (also the heart of a worker's result on the queue:
+/// `pitboss_worker::Outcome` carries it, with the action tape, whence `Deserialize`).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// Duplicate units played.
     pub units: i64,
