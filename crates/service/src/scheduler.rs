@@ -223,7 +223,7 @@ impl Scheduler {
                 );
                 continue;
             }
-            if let Some(m) = self.store.claim_match("local").await? {
+            if let Some(m) = self.store.claim_match(self.workers.claimant()).await? {
                 let (Some(a), Some(b)) = (self.bot_ref(m.a), self.bot_ref(m.b)) else {
                     self.store
                         .fail_match(m.id, "a version of this match is unknown")
