@@ -82,12 +82,14 @@ pub enum WorkerTokenCommand {
     Create(WorkerTokenArgs),
     /// Revoke the worker token NAME.
     Revoke(WorkerTokenArgs),
+    /// List the worker tokens' names.
+    List(crate::args_service::DataArgs),
 }
 
 #[derive(Debug, clap::Args)]
 pub struct WorkerTokenArgs {
     pub name: String,
-    /// The service's data folder.
-    #[arg(long, value_name = "DIR", default_value = "pitboss-data")]
-    pub data: PathBuf,
+    /// The service's data folder (its database, unless --database), as `pitboss serve` is given.
+    #[command(flatten)]
+    pub data: crate::args_service::DataArgs,
 }

@@ -331,8 +331,10 @@ fn forged_results_are_refused_their_worker_flagged_and_the_honest_ones_count() {
                 m.error
             ),
             Tamper::Mean => assert!(
-                m.error
-                    .contains(&format!("the mean: {} claimed", f.honest.mean + 100.0)),
+                m.error.contains(&format!(
+                    "the mean: {} claimed",
+                    f.honest.stored.mean + 100.0
+                )),
                 "{}",
                 m.error
             ),

@@ -6,8 +6,9 @@
 use pitboss_worker::{Job, JobResult};
 use serde::{Deserialize, Serialize};
 
-/// The layout of [`JobEnvelope`] and [`ResultEnvelope`]; bumped on any change to them.
-pub const JOB_FORMAT: u32 = 1;
+/// The layout of [`JobEnvelope`] and [`ResultEnvelope`]; bumped on any change to them
+/// (2: [`ResultBody::Started`]).
+pub const JOB_FORMAT: u32 = 2;
 
 /// Bumped whenever the rules, the referee or the statistics change what a match's result is:
 /// a worker on another engine would compute a different result from the same seed.
@@ -95,6 +96,9 @@ pub struct JobEnvelope {
 /// What a worker says about a job.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ResultBody {
+    /// A match's job is being played by this worker, its `delivered`-th delivery: the server
+    /// names the worker on the match (operator page, `/api/status`) before any result comes.
+    Started { delivered: i64 },
     /// Run to its end; a played match's hand history (zstd PHH) comes along, base64.
     Done {
         result: JobResult,

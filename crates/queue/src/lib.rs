@@ -16,7 +16,10 @@
 //! - results count once: the store moves a match to done only from queued or running, so a
 //!   second result of a redelivered job, or a result that arrives after a server restart
 //!   re-queued its match, is recognised and not counted again;
-//! - the streams are on disk in NATS: a NATS restart loses nothing, and clients reconnect.
+//! - the streams are on disk in NATS: a NATS restart loses nothing, and clients reconnect;
+//! - a worker that starts a match's job says so on the results stream (its name and the
+//!   delivery number): the operator page names the worker of every running match, and a
+//!   redelivered job its new worker.
 
 mod cache;
 pub mod envelope;

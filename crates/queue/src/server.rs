@@ -121,6 +121,11 @@ impl Workers for NatsWorkers {
         let _ = self.publish.send((id, bytes));
     }
 
+    fn claimant(&self) -> &'static str {
+        // Nobody yet: the worker that pulls the job names itself ([`ResultBody::Started`]).
+        ""
+    }
+
     fn describe(&self) -> String {
         format!(
             "workers on NATS JetStream at {} (streams {}_*; {} job(s) in flight at most; ack wait {:?}, {} attempt(s) before a job is parked; engine {})",
@@ -246,7 +251,7 @@ async fn handle(
                     // Named by the transport, not by the worker's own claim inside the result:
                     // the server audits every result from a worker (crate `pitboss-audit`).
                     outcome.worker = r.worker.clone();
-                    outcome.history = match history_b64 {
+                    outcome.stored.history = match history_b64 {
                         Some(b) => keep_history(files, id, &b)?,
                         None => String::new(),
                     };
@@ -264,6 +269,11 @@ async fn handle(
                 store.note_match_error(r.job.id, &note).await?;
             }
             refusals.insert(key, note);
+        }
+        ResultBody::Started { delivered } => {
+            if r.job.kind == "play" {
+                store.match_started(r.job.id, &r.worker, delivered).await?;
+            }
         }
         ResultBody::Stored { object } => {
             tracing::warn!("result {object}: stored twice over; dropped");

@@ -162,6 +162,24 @@ async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: Res
     nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
 }
 
+/// Tells the server this worker plays delivery `delivered` of the job (a message id of its own:
+/// the result's is taken by the result, and NATS drops a second message under one id).
+async fn started(ctx: &Ctx, header: &JobHeader, delivered: i64) {
+    let id = format!(
+        "started-{}-{}-{}-{delivered}",
+        header.kind, header.id, ctx.cfg.name
+    );
+    let r = ResultEnvelope {
+        format: ctx.cfg.format,
+        engine: ctx.cfg.engine.clone(),
+        worker: ctx.cfg.name.clone(),
+        job: header.clone(),
+        body: ResultBody::Started { delivered },
+    };
+    let bytes = serde_json::to_vec(&r).expect("a result serializes");
+    nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
+}
+
 async fn ack(m: &jetstream::Message, kind: AckKind) {
     if let Err(e) = m.ack_with(kind).await {
         // Lost (NATS restarting): the job comes back after its ack wait, and its second result
@@ -221,6 +239,9 @@ async fn handle(ctx: &Ctx, m: jetstream::Message) {
             }
         })
     };
+    if header.kind == "play" {
+        started(ctx, &header, delivered).await;
+    }
     let cache = ctx.cache.clone();
     let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
     let ran = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env)).await;
@@ -358,7 +379,7 @@ fn run_job(
             };
             match pitboss_worker::run_salted(&s, &job, Some(salt)) {
                 JobResult::Played { id, mut outcome } => {
-                    let history_b64 = take_history(&s.files, &mut outcome.history);
+                    let history_b64 = take_history(&s.files, &mut outcome.stored.history);
                     Ok(ResultBody::Done {
                         result: JobResult::Played { id, outcome },
                         history_b64,

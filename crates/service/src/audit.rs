@@ -11,13 +11,13 @@ use pitboss_arena::BotStats;
 use pitboss_audit::{Sampling, Setup};
 use pitboss_rules::Preset;
 use pitboss_store::{Files, Match, MatchState, Store};
-use pitboss_worker::{deck_salt, summarize, OutcomeData};
+use pitboss_worker::{deck_salt, summarize, Outcome};
 
 use crate::{ServeConfig, ServiceError};
 
 /// Whether a result needs an audit: it came from another machine (a named worker) or carries a
 /// tape. The server's own threads are the server: their results are taken as they are.
-pub fn needed(o: &OutcomeData) -> bool {
+pub fn needed(o: &Outcome) -> bool {
     !o.worker.is_empty() || !o.tape.is_empty()
 }
 
@@ -26,7 +26,7 @@ pub fn needed(o: &OutcomeData) -> bool {
 ///
 /// # Errors
 /// The reason, in words for the operator.
-pub fn check(secret: &str, luck: bool, m: &Match, o: &OutcomeData) -> Result<Vec<u64>, String> {
+pub fn check(secret: &str, luck: bool, m: &Match, o: &Outcome) -> Result<Vec<u64>, String> {
     if o.tape.is_empty() {
         return Err("no action tape: a result from a worker must carry one".into());
     }
@@ -34,17 +34,17 @@ pub fn check(secret: &str, luck: bool, m: &Match, o: &OutcomeData) -> Result<Vec
     let stat = |s: &str, who: &str| {
         serde_json::from_str::<BotStats>(s).map_err(|e| format!("{who}'s statistics: {e}"))
     };
-    let claimed = [stat(&o.a_stats, "a")?, stat(&o.b_stats, "b")?];
+    let claimed = [stat(&o.stored.a_stats, "a")?, stat(&o.stored.b_stats, "b")?];
     let hands = u64::try_from(m.hands).map_err(|_| "a match of no hands".to_string())?;
     let seed = u64::try_from(m.seed).map_err(|_| "a negative seed".to_string())?;
     let setup = Setup::heads_up(&m.preset, seed, &deck_salt(secret, m.seed), hands, luck)
         .map_err(|e| e.to_string())?;
     let report = pitboss_audit::audit(&setup, &tape, &claimed, Sampling::default())
         .map_err(|e| e.to_string())?;
-    if o.played != m.hands || o.units != claimed[0].units as i64 {
+    if o.stored.played != m.hands || o.stored.units != claimed[0].units as i64 {
         return Err(format!(
             "{} hands and {} units claimed; the match has {} hands and the statistics {} units",
-            o.played, o.units, m.hands, claimed[0].units
+            o.stored.played, o.stored.units, m.hands, claimed[0].units
         ));
     }
     let unit = Preset::by_name(&m.preset)
@@ -54,9 +54,9 @@ pub fn check(secret: &str, luck: bool, m: &Match, o: &OutcomeData) -> Result<Vec
     let s = summarize(&claimed[0], unit, luck);
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * y.abs().max(1.0);
     for (what, claimed, audited) in [
-        ("mean", o.mean, s.mean),
-        ("standard error", o.se, s.se),
-        ("raw mean", o.raw_mean, s.raw_mean),
+        ("mean", o.stored.mean, s.mean),
+        ("standard error", o.stored.se, s.se),
+        ("raw mean", o.stored.raw_mean, s.raw_mean),
     ] {
         if !close(claimed, audited) {
             return Err(format!(
@@ -76,7 +76,7 @@ pub async fn admit(
     store: &Store,
     cfg: &ServeConfig,
     id: i64,
-    o: &OutcomeData,
+    o: &Outcome,
 ) -> Result<bool, ServiceError> {
     if !needed(o) {
         return Ok(true);

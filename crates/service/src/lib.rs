@@ -96,6 +96,18 @@ pub async fn serve_with(
     ready: impl FnOnce(std::net::SocketAddr),
 ) -> Result<(), ServiceError> {
     let files = Files::new(&cfg.data)?;
+    // Worker tokens of a data folder from before they were kept in the database.
+    let imported = store.import_worker_tokens(&cfg.data).await?;
+    if imported != pitboss_store::Imported::default() {
+        tracing::info!(
+            "{} worker token(s) moved from {} into the database ({} left out: a name it has, or \
+             not a NAME SHA256 line); the file is now {}",
+            imported.imported,
+            cfg.data.join(pitboss_store::WORKER_TOKENS_FILE).display(),
+            imported.skipped,
+            pitboss_store::WORKER_TOKENS_IMPORTED
+        );
+    }
     let (tx, rx) = tokio::sync::watch::channel(Arc::new(Board::default()));
     let wake = Arc::new(tokio::sync::Notify::new());
     let mut sched = scheduler::Scheduler::new(

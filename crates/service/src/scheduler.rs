@@ -223,7 +223,7 @@ impl Scheduler {
                 );
                 continue;
             }
-            if let Some(m) = self.store.claim_match("local").await? {
+            if let Some(m) = self.store.claim_match(self.workers.claimant()).await? {
                 let (Some(a), Some(b)) = (self.bot_ref(m.a), self.bot_ref(m.b)) else {
                     self.store
                         .fail_match(m.id, "a version of this match is unknown")
@@ -313,7 +313,7 @@ impl Scheduler {
                 // Retried after a database failure, the result may be in already: whether it
                 // counted now or then, the match's row is what the board learns from.
                 if crate::audit::admit(&self.store, &self.cfg, id, &outcome).await? {
-                    self.store.finish_match(id, &outcome.into()).await?;
+                    self.store.finish_match(id, &outcome.stored).await?;
                 }
                 if let Some(m) = self.store.match_by_id(id).await? {
                     if m.state == pitboss_store::MatchState::Done && !self.mem.knows(m.id) {

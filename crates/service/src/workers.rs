@@ -16,6 +16,12 @@ pub trait Workers: Send + Sync + 'static {
     fn submit(&self, job: Job, done: UnboundedSender<JobResult>);
     /// A one-line description for the operator's page.
     fn describe(&self) -> String;
+    /// The worker a match handed out is recorded as until its worker says who it is: `local`
+    /// for threads of this process; empty for a queue, whose workers name themselves when they
+    /// start a job (the operator page then shows who plays it).
+    fn claimant(&self) -> &'static str {
+        "local"
+    }
 }
 
 /// The nice value of worker threads (0 is the web server's).

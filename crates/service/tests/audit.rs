@@ -5,7 +5,7 @@
 use pitboss_service::audit::{admit, check, needed};
 use pitboss_service::ServeConfig;
 use pitboss_store::{Files, MatchKind, MatchState, NewMatch, Store};
-use pitboss_worker::{BotRef, OutcomeData, Settings};
+use pitboss_worker::{BotRef, Outcome, Settings};
 
 fn bot(v: &pitboss_store::Version) -> BotRef {
     BotRef {
@@ -67,7 +67,7 @@ async fn genuine_results_are_admitted_and_forged_ones_refused_and_flagged() {
     check(&secret, cfg.luck_adjust, &row2, &other).unwrap();
 
     // Forgeries, each refused with its reason.
-    let forged = |f: &dyn Fn(&mut OutcomeData)| {
+    let forged = |f: &dyn Fn(&mut Outcome)| {
         let mut o = good.clone();
         f(&mut o);
         check(&secret, cfg.luck_adjust, &row1, &o).unwrap_err()
@@ -77,17 +77,18 @@ async fn genuine_results_are_admitted_and_forged_ones_refused_and_flagged() {
         f(&mut st);
         serde_json::to_string(&st).unwrap()
     };
-    let why = forged(&|o| o.mean += 50.0);
+    let why = forged(&|o| o.stored.mean += 50.0);
     assert!(why.contains("the mean"), "{why}");
-    let why = forged(&|o| o.se /= 2.0);
+    let why = forged(&|o| o.stored.se /= 2.0);
     assert!(why.contains("standard error"), "{why}");
-    let why = forged(&|o| o.a_stats = stats(&o.a_stats, &|s| s.adj_unit_net += 100_000));
+    let why =
+        forged(&|o| o.stored.a_stats = stats(&o.stored.a_stats, &|s| s.adj_unit_net += 100_000));
     assert!(why.contains("adj_unit_net"), "{why}");
     let why = forged(&|o| o.tape.clear());
     assert!(why.contains("no action tape"), "{why}");
     let why = forged(&|o| o.tape = "not base64!".into());
     assert!(why.contains("base64"), "{why}");
-    let why = forged(&|o| o.played -= 2);
+    let why = forged(&|o| o.stored.played -= 2);
     assert!(why.contains("hands"), "{why}");
     // Another match's genuine result (its tape and statistics) sent for this one.
     let why = check(&secret, cfg.luck_adjust, &row1, &other).unwrap_err();
@@ -100,12 +101,12 @@ async fn genuine_results_are_admitted_and_forged_ones_refused_and_flagged() {
 
     // Through the scheduler's door: the genuine one is admitted...
     assert!(admit(&store, &cfg, m1, &good).await.unwrap());
-    assert!(store.finish_match(m1, &good.clone().into()).await.unwrap());
+    assert!(store.finish_match(m1, &good.stored).await.unwrap());
     assert!(store.worker_flags(10).await.unwrap().is_empty());
     // ... a forged one is refused: the match failed with the reason, the worker flagged.
     let mut bad = other.clone();
     bad.worker = "remote-8".into();
-    bad.b_stats = stats(&bad.b_stats, &|s| s.net -= 1_000);
+    bad.stored.b_stats = stats(&bad.stored.b_stats, &|s| s.net -= 1_000);
     assert!(!admit(&store, &cfg, m2, &bad).await.unwrap());
     let m = store.match_by_id(m2).await.unwrap().unwrap();
     assert_eq!(m.state, MatchState::Failed);

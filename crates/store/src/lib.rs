@@ -43,6 +43,7 @@ pub use files::{Files, HISTORY_DIR};
 pub use flags::WorkerFlag;
 pub use model::*;
 pub use tokens::{hash_token, new_token};
+pub use worker_tokens::{Imported, WorkerToken, WORKER_TOKENS_FILE, WORKER_TOKENS_IMPORTED};
 
 /// A failure of the store.
 #[derive(Debug, thiserror::Error)]

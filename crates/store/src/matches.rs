@@ -10,7 +10,7 @@ use crate::{
 
 const COLS: &str = "id, preset, kind, a, b, seed, hands, state, attempts, worker, created_at, \
     started_at, finished_at, error, units, played, mean, se, raw_mean, elapsed_ms, a_stats, \
-    b_stats, history";
+    b_stats, history, delivery";
 
 fn row(r: &sqlx::any::AnyRow) -> Result<Match> {
     let state: String = r.try_get("state")?;
@@ -48,6 +48,7 @@ fn row(r: &sqlx::any::AnyRow) -> Result<Match> {
         started_at: r.try_get("started_at")?,
         finished_at: r.try_get("finished_at")?,
         error: r.try_get("error")?,
+        delivery: r.try_get("delivery")?,
         outcome,
     })
 }
@@ -81,7 +82,7 @@ impl Store {
     pub async fn claim_match(&self, worker: &str) -> Result<Option<Match>> {
         let r = sqlx::query(
             "UPDATE matches SET state = 'running', attempts = attempts + 1, worker = $1, \
-             started_at = $2 WHERE id = (SELECT id FROM matches WHERE state = 'queued' \
+             delivery = 0, started_at = $2 WHERE id = (SELECT id FROM matches WHERE state = 'queued' \
              ORDER BY id LIMIT 1) AND state = 'queued' RETURNING id",
         )
         .bind(worker)
@@ -123,6 +124,27 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Worker `worker` started delivery `delivery` of running match `id`'s job (a worker on a
+    /// queue says so when it starts): the match is shown as its, since now. An older delivery's
+    /// word arriving late changes nothing; `false` when nothing changed (the match is not
+    /// running, or a later delivery started already).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn match_started(&self, id: i64, worker: &str, delivery: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE matches SET worker = $1, delivery = $2, started_at = $3 \
+             WHERE id = $4 AND state = 'running' AND delivery <= $2",
+        )
+        .bind(worker)
+        .bind(delivery)
+        .bind(now_ms())
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// A running match could not be played (`error` says why; it never counts).
     ///
     /// # Errors
@@ -146,10 +168,12 @@ impl Store {
     /// # Errors
     /// On a database failure.
     pub async fn requeue_running(&self) -> Result<(u64, u64)> {
-        let m =
-            sqlx::query("UPDATE matches SET state = 'queued', worker = '' WHERE state = 'running'")
-                .execute(&self.pool)
-                .await?;
+        let m = sqlx::query(
+            "UPDATE matches SET state = 'queued', worker = '', delivery = 0 \
+                 WHERE state = 'running'",
+        )
+        .execute(&self.pool)
+        .await?;
         let v = sqlx::query("UPDATE versions SET state = 'pending' WHERE state = 'checking'")
             .execute(&self.pool)
             .await?;

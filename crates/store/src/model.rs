@@ -165,8 +165,9 @@ pub struct NewMatch {
     pub hands: i64,
 }
 
-/// What a finished match gives.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What a finished match gives (also the heart of a worker's result on the queue:
+/// `pitboss_worker::Outcome` carries it, with the action tape, whence `Deserialize`).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// Duplicate units played.
     pub units: i64,
@@ -203,6 +204,9 @@ pub struct Match {
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
     pub error: String,
+    /// The delivery of its job by the queue that `worker` plays (1, 2, … as the queue redelivers
+    /// it); 0 on the server's own threads or before a worker has started it.
+    pub delivery: i64,
     /// Present when `state` is done.
     pub outcome: Option<Outcome>,
 }

@@ -1,13 +1,40 @@
 //! Tokens of remote workers (`pitboss worker --token`): they may download any bundle by its hash,
 //! which no bot author's token may (a bundle is its author's code). Kept apart from accounts, in
-//! `DIR/worker-tokens` (one `NAME SHA256-OF-TOKEN` a line, 0600): only hashes are stored, and
-//! revoking one is removing its line.
+//! their own table: a name and the SHA-256 of the token (never the token), so a server on
+//! PostgreSQL keeps them wherever it runs next. Revoking one deletes its row.
+//!
+//! Before they were in the database they were a file of the data folder (`worker-tokens`, one
+//! `NAME SHA256-OF-TOKEN` a line); [`Store::import_worker_tokens`] moves such a file's lines in
+//! once, at start-up, and renames the file so that it is not read again.
 
-use std::io::Write;
+use std::path::Path;
 
-use crate::{hash_token, new_token, Files, Result, StoreError};
+use sqlx::Row;
 
-const FILE: &str = "worker-tokens";
+use crate::{hash_token, new_token, now_ms, Result, Store, StoreError};
+
+/// The file a data folder kept worker tokens in before they moved to the database.
+pub const WORKER_TOKENS_FILE: &str = "worker-tokens";
+
+/// What [`WORKER_TOKENS_FILE`] is renamed to once its lines are in the database.
+pub const WORKER_TOKENS_IMPORTED: &str = "worker-tokens.imported";
+
+/// A worker token as listed (its hash stays in the database).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WorkerToken {
+    pub name: String,
+    pub created_at: i64,
+}
+
+/// What an import of the old file did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// Lines now in the database.
+    pub imported: usize,
+    /// Lines left out: a name the database has already, or a line that is not `NAME HASH` with
+    /// a valid name and a SHA-256 in lowercase hex.
+    pub skipped: usize,
+}
 
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
@@ -17,116 +44,128 @@ fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'+'))
 }
 
-impl Files {
-    fn worker_token_lines(&self) -> Result<Vec<(String, String)>> {
-        let p = self.root().join(FILE);
-        match std::fs::read_to_string(&p) {
-            Ok(t) => Ok(t
-                .lines()
-                .filter_map(|l| {
-                    let (n, h) = l.trim().split_once(' ')?;
-                    Some((n.to_string(), h.trim().to_string()))
-                })
-                .collect()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(StoreError::io(&p)(e)),
-        }
-    }
+fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
 
-    fn write_worker_tokens(&self, lines: &[(String, String)]) -> Result<()> {
-        use std::os::unix::fs::OpenOptionsExt;
-        let p = self.root().join(FILE);
-        let tmp = self
-            .root()
-            .join("tmp")
-            .join(format!("{FILE}-{}", std::process::id()));
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)
-            .map_err(StoreError::io(&tmp))?;
-        for (n, h) in lines {
-            writeln!(f, "{n} {h}").map_err(StoreError::io(&tmp))?;
-        }
-        f.sync_all().map_err(StoreError::io(&tmp))?;
-        std::fs::rename(&tmp, &p).map_err(StoreError::io(&p))?;
-        Ok(())
-    }
-
+impl Store {
     /// A new worker token named `name` (returned once; only its hash is kept).
     ///
     /// # Errors
-    /// A bad or taken name, or the file cannot be written.
-    pub fn create_worker_token(&self, name: &str) -> Result<String> {
+    /// A bad or taken name, or a database failure.
+    pub async fn create_worker_token(&self, name: &str) -> Result<String> {
         if !valid_name(name) {
             return Err(StoreError::Invalid(format!(
                 "worker name {name:?}: 1 to 64 of ASCII letters, digits, _ . + -"
             )));
         }
-        let mut lines = self.worker_token_lines()?;
-        if lines.iter().any(|(n, _)| n == name) {
+        let tok = format!("pbw_{}", new_token().trim_start_matches("pb_"));
+        let done = sqlx::query(
+            "INSERT INTO worker_tokens (name, hash, created_at) VALUES ($1, $2, $3) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(hash_token(&tok))
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
             return Err(StoreError::Conflict(format!(
                 "a worker token named {name} exists (revoke it first)"
             )));
         }
-        let tok = format!("pbw_{}", new_token().trim_start_matches("pb_"));
-        lines.push((name.to_string(), hash_token(&tok)));
-        self.write_worker_tokens(&lines)?;
         Ok(tok)
     }
 
     /// Removes the worker token `name`; false when there was none.
     ///
     /// # Errors
-    /// When the file cannot be written.
-    pub fn revoke_worker_token(&self, name: &str) -> Result<bool> {
-        let mut lines = self.worker_token_lines()?;
-        let before = lines.len();
-        lines.retain(|(n, _)| n != name);
-        if lines.len() == before {
-            return Ok(false);
-        }
-        self.write_worker_tokens(&lines)?;
-        Ok(true)
+    /// On a database failure.
+    pub async fn revoke_worker_token(&self, name: &str) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM worker_tokens WHERE name = $1")
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
     }
 
-    /// The name of the worker whose token this is, if any (compared by hash).
+    /// The name of the worker whose token this is, if any (looked up by hash).
     ///
     /// # Errors
-    /// When the file cannot be read.
-    pub fn worker_by_token(&self, token: &str) -> Result<Option<String>> {
+    /// On a database failure.
+    pub async fn worker_by_token(&self, token: &str) -> Result<Option<String>> {
         if token.is_empty() {
             return Ok(None);
         }
-        let h = hash_token(token);
-        Ok(self
-            .worker_token_lines()?
-            .into_iter()
-            .find(|(_, x)| *x == h)
-            .map(|(n, _)| n))
+        let r = sqlx::query("SELECT name FROM worker_tokens WHERE hash = $1")
+            .bind(hash_token(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(r.map(|r| r.try_get("name")).transpose()?)
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+    /// Every worker token, by name.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn worker_tokens(&self) -> Result<Vec<WorkerToken>> {
+        let rows = sqlx::query("SELECT name, created_at FROM worker_tokens ORDER BY name")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(WorkerToken {
+                    name: r.try_get("name")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect()
+    }
 
-    #[test]
-    fn worker_tokens_are_found_by_hash_and_revoked() {
-        let d = tempfile::tempdir().unwrap();
-        let f = Files::new(d.path()).unwrap();
-        let t = f.create_worker_token("w1").unwrap();
-        assert!(f.create_worker_token("w1").is_err());
-        assert!(f.create_worker_token("../x").is_err());
-        assert_eq!(f.worker_by_token(&t).unwrap().as_deref(), Some("w1"));
-        assert_eq!(f.worker_by_token("pbw_nope").unwrap(), None);
-        assert_eq!(f.worker_by_token("").unwrap(), None);
-        let text = std::fs::read_to_string(d.path().join(FILE)).unwrap();
-        assert!(!text.contains(&t), "only the hash is stored");
-        assert!(f.revoke_worker_token("w1").unwrap());
-        assert_eq!(f.worker_by_token(&t).unwrap(), None);
-        assert!(!f.revoke_worker_token("w1").unwrap());
+    /// Moves the worker tokens of the data folder `dir`'s old file ([`WORKER_TOKENS_FILE`]) into
+    /// the database, then renames the file [`WORKER_TOKENS_IMPORTED`]: done once, on the first
+    /// start after an upgrade. A name the database has already keeps the database's token.
+    /// Interrupted before the rename, it is done again on the next start and imports nothing
+    /// twice. No file: nothing to do.
+    ///
+    /// # Errors
+    /// When the file cannot be read or renamed, or on a database failure.
+    pub async fn import_worker_tokens(&self, dir: &Path) -> Result<Imported> {
+        let path = dir.join(WORKER_TOKENS_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Imported::default()),
+            Err(e) => return Err(StoreError::io(&path)(e)),
+        };
+        let mut n = Imported::default();
+        let created_at = now_ms();
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let Some((name, hash)) = line.split_once(' ') else {
+                n.skipped += 1;
+                continue;
+            };
+            let hash = hash.trim();
+            if !valid_name(name) || !is_sha256(hash) {
+                n.skipped += 1;
+                continue;
+            }
+            let done = sqlx::query(
+                "INSERT INTO worker_tokens (name, hash, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(name)
+            .bind(hash)
+            .bind(created_at)
+            .execute(&self.pool)
+            .await?;
+            if done.rows_affected() == 1 {
+                n.imported += 1;
+            } else {
+                n.skipped += 1;
+            }
+        }
+        let to = dir.join(WORKER_TOKENS_IMPORTED);
+        std::fs::rename(&path, &to).map_err(StoreError::io(&to))?;
+        Ok(n)
     }
 }

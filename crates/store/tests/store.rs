@@ -1,7 +1,9 @@
 //! The store on a real SQLite file, and on the PostgreSQL server of the machine (a database of
 //! its own, made and dropped by the test) when one answers on 127.0.0.1:5432.
 
-use pitboss_store::{MatchKind, MatchState, NewMatch, Outcome, Store, VersionState};
+use pitboss_store::{
+    hash_token, Imported, MatchKind, MatchState, NewMatch, Outcome, Store, VersionState,
+};
 
 fn outcome(mean: f64) -> Outcome {
     Outcome {
@@ -215,6 +217,80 @@ async fn exercise(s: &Store) {
     }
     assert_eq!(taken, 3, "12 uploads at once on a quota of 3");
     assert_eq!(s.uploads_since(carol.id, 0).await.unwrap().0, 3);
+
+    worker_tokens(s).await;
+}
+
+/// Worker tokens: found by hash, listed, revoked; a data folder's old file imported once.
+async fn worker_tokens(s: &Store) {
+    let w1 = s.create_worker_token("w1").await.unwrap();
+    assert!(w1.starts_with("pbw_") && w1.len() == 68, "{w1}");
+    assert!(s.create_worker_token("w1").await.is_err(), "a taken name");
+    assert!(s.create_worker_token("../x").await.is_err(), "a bad name");
+    assert_eq!(s.worker_by_token(&w1).await.unwrap().as_deref(), Some("w1"));
+    assert_eq!(s.worker_by_token("pbw_nope").await.unwrap(), None);
+    assert_eq!(s.worker_by_token("").await.unwrap(), None);
+    assert!(
+        s.account_by_token(&w1).await.unwrap().is_none(),
+        "a worker token is no account's"
+    );
+
+    // The file of an older version: one line new, one a name the database has (it keeps its
+    // own token), two that are not `NAME SHA256`.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(pitboss_store::WORKER_TOKENS_FILE);
+    std::fs::write(
+        &file,
+        format!(
+            "old1 {}\nw1 {}\nbroken\nbad/name {}\n",
+            hash_token("pbw_old1"),
+            hash_token("pbw_other"),
+            hash_token("pbw_x")
+        ),
+    )
+    .unwrap();
+    let n = s.import_worker_tokens(dir.path()).await.unwrap();
+    assert_eq!(
+        n,
+        Imported {
+            imported: 1,
+            skipped: 3
+        }
+    );
+    assert!(!file.exists());
+    assert!(dir
+        .path()
+        .join(pitboss_store::WORKER_TOKENS_IMPORTED)
+        .exists());
+    assert_eq!(
+        s.worker_by_token("pbw_old1").await.unwrap().as_deref(),
+        Some("old1")
+    );
+    assert_eq!(s.worker_by_token("pbw_other").await.unwrap(), None);
+    assert_eq!(s.worker_by_token(&w1).await.unwrap().as_deref(), Some("w1"));
+    assert_eq!(
+        s.import_worker_tokens(dir.path()).await.unwrap(),
+        Imported::default(),
+        "once"
+    );
+    let names: Vec<String> = s
+        .worker_tokens()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, ["old1", "w1"]);
+
+    assert!(s.revoke_worker_token("w1").await.unwrap());
+    assert_eq!(s.worker_by_token(&w1).await.unwrap(), None);
+    assert!(!s.revoke_worker_token("w1").await.unwrap());
+    let again = s.create_worker_token("w1").await.unwrap();
+    assert_ne!(again, w1, "a revoked name may be given a new token");
+    assert_eq!(
+        s.worker_by_token(&again).await.unwrap().as_deref(),
+        Some("w1")
+    );
 }
 
 #[tokio::test]
@@ -224,6 +300,19 @@ async fn sqlite_store_keeps_the_rules() {
     exercise(&s).await;
     // Reopening migrates nothing twice and keeps everything.
     s.close().await;
+    // Worker tokens are kept as hashes: the database's files hold the hash, never the token.
+    let w = Store::open_dir(dir.path()).await.unwrap();
+    let tok = w.create_worker_token("kept").await.unwrap();
+    w.close().await;
+    let mut bytes = Vec::new();
+    for f in ["pitboss.db", "pitboss.db-wal"] {
+        if let Ok(b) = std::fs::read(dir.path().join(f)) {
+            bytes.extend(b);
+        }
+    }
+    let has = |t: &str| bytes.windows(t.len()).any(|w| w == t.as_bytes());
+    assert!(has(&hash_token(&tok)), "the hash is in the database");
+    assert!(!has(&tok), "the token is not");
     let s = Store::open_dir(dir.path()).await.unwrap();
     assert_eq!(s.accounts().await.unwrap().len(), 3);
     let b = dir.path().join("copy.db");

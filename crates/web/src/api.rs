@@ -203,7 +203,17 @@ pub async fn status(State(ctx): State<Arc<Ctx>>) -> Result<Json<Value>, ApiError
         .await?
         .iter()
         .filter(|m| m.state == pitboss_store::MatchState::Running)
-        .map(|m| json!({ "worker": m.worker, "match": m.id, "started_at": m.started_at }))
+        .map(|m| {
+            json!({
+                "worker": m.worker,
+                "match": m.id,
+                "preset": m.preset,
+                "a": m.a,
+                "b": m.b,
+                "started_at": m.started_at,
+                "delivery": m.delivery,
+            })
+        })
         .collect();
     let flags = ctx
         .app

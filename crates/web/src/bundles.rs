@@ -28,7 +28,7 @@ pub async fn get(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim)
         .unwrap_or("");
-    if ctx.app.files.worker_by_token(token)?.is_none() {
+    if ctx.app.store.worker_by_token(token).await?.is_none() {
         return Err(WebError::Unauthorized("a worker token is needed".into()).into());
     }
     if !is_sha256(&sha) {

@@ -230,6 +230,50 @@ async fn the_operator_page_and_status() {
 }
 
 #[tokio::test]
+async fn the_worker_of_a_running_match_shows_on_the_operator_page_and_status() {
+    let w = world().await;
+    let id = w
+        .store
+        .create_match(&pitboss_store::NewMatch {
+            preset: PRESETS[1].into(),
+            kind: pitboss_store::MatchKind::Ladder,
+            a: w.alice_version,
+            b: w.refs[0],
+            seed: SEED,
+            hands: 2,
+        })
+        .await
+        .unwrap();
+    // Handed to a queue: no worker has started it yet.
+    w.store.claim_match("").await.unwrap().unwrap();
+    let a = get(&w.app, "/operator").await;
+    assert!(a.body.contains("waiting for a worker"), "{}", a.body);
+    // Its worker said it started the job's third delivery (a hostile name stays text).
+    let name = format!("w3{XSS}");
+    assert!(w.store.match_started(id, &name, 3).await.unwrap());
+    let a = get(&w.app, "/operator").await;
+    assert!(!a.body.contains("waiting for a worker"), "{}", a.body);
+    assert!(!a.body.contains(XSS), "a worker's name is text");
+    assert!(a.body.contains("w3&lt;script&gt;"), "{}", a.body);
+    assert!(
+        a.body.contains(r#"<td class="delivery">3</td>"#),
+        "{}",
+        a.body
+    );
+    let j = get(&w.app, "/api/status").await.json();
+    let r = &j["running"][0];
+    assert_eq!(r["match"], id);
+    assert_eq!(r["worker"], name.as_str());
+    assert_eq!(r["delivery"], 3);
+    assert_eq!(r["preset"], PRESETS[1]);
+    assert_eq!(
+        (r["a"].as_i64(), r["b"].as_i64()),
+        (Some(w.alice_version), Some(w.refs[0]))
+    );
+    assert!(r["started_at"].as_i64().is_some());
+}
+
+#[tokio::test]
 async fn workers_flagged_by_the_audit_show_on_the_operator_page_and_status() {
     let w = world().await;
     let a = get(&w.app, "/operator").await;

@@ -71,21 +71,16 @@ pub enum JobResult {
     },
 }
 
-/// A finished match's result, as the store keeps it.
-pub type Outcome = OutcomeData;
-
-/// [`pitboss_store::Outcome`] in a serializable form.
+/// A finished match's result as a worker hands it back: what the store keeps
+/// ([`pitboss_store::Outcome`], one type for both, so a field added there travels here too) and
+/// what only travels with it — the action tape the server audits and the worker's name.
+///
+/// `stored` is flattened: on the queue (job format 1) every field of the store's outcome sits at
+/// the top level of this object, as it did when the two were separate types.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeData {
-    pub units: i64,
-    pub played: i64,
-    pub mean: f64,
-    pub se: f64,
-    pub raw_mean: f64,
-    pub elapsed_ms: i64,
-    pub a_stats: String,
-    pub b_stats: String,
-    pub history: String,
+pub struct Outcome {
+    #[serde(flatten)]
+    pub stored: pitboss_store::Outcome,
     /// The match's action tape (`pitboss_arena::tape`), zstd-compressed, in base64: what the
     /// server audits a result from another machine with. Empty when not recorded.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -96,7 +91,7 @@ pub struct OutcomeData {
     pub worker: String,
 }
 
-impl OutcomeData {
+impl Outcome {
     /// The compressed tape.
     ///
     /// # Errors
@@ -112,22 +107,6 @@ impl OutcomeData {
     pub fn set_tape_zst(&mut self, zst: &[u8]) {
         use base64::Engine;
         self.tape = base64::engine::general_purpose::STANDARD.encode(zst);
-    }
-}
-
-impl From<OutcomeData> for pitboss_store::Outcome {
-    fn from(o: OutcomeData) -> pitboss_store::Outcome {
-        pitboss_store::Outcome {
-            units: o.units,
-            played: o.played,
-            mean: o.mean,
-            se: o.se,
-            raw_mean: o.raw_mean,
-            elapsed_ms: o.elapsed_ms,
-            a_stats: o.a_stats,
-            b_stats: o.b_stats,
-            history: o.history,
-        }
     }
 }
 
@@ -213,4 +192,34 @@ pub fn run_salted(s: &Settings, job: &Job, salt: Option<pitboss_cards::Salt>) ->
 /// manifest.
 pub fn bot_dir(files: &pitboss_store::Files, version: i64) -> std::path::PathBuf {
     files.version_dir(version).join("bot")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A result as it travels on the queue (job format 1): every field of the outcome at the top
+    /// level of its object, `tape` and `worker` left out when empty.
+    const WIRE: &str = r#"{"Played":{"id":3,"outcome":{"units":10,"played":20,"mean":1.5,"se":0.25,"raw_mean":-2.0,"elapsed_ms":7,"a_stats":"{}","b_stats":"{\"x\":1}","history":"hands/3.phhs.zst","tape":"KLUv","worker":"w1"}}}"#;
+
+    #[test]
+    fn the_outcome_keeps_its_wire_format() {
+        let r: JobResult = serde_json::from_str(WIRE).unwrap();
+        let JobResult::Played { id, outcome } = &r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(*id, 3);
+        assert_eq!(outcome.tape_zst().unwrap(), vec![0x28, 0xb5, 0x2f]);
+        assert_eq!(serde_json::to_string(&r).unwrap(), WIRE);
+        // A result of the server's own threads: no tape, no worker, and neither key.
+        let mut local: JobResult = serde_json::from_str(WIRE).unwrap();
+        if let JobResult::Played { outcome, .. } = &mut local {
+            outcome.tape.clear();
+            outcome.worker.clear();
+        }
+        let text = serde_json::to_string(&local).unwrap();
+        assert!(!text.contains("tape") && !text.contains("worker"), "{text}");
+        let back: JobResult = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, local);
+    }
 }

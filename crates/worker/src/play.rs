@@ -235,15 +235,17 @@ pub fn play_salted(
     };
     let json = |x| serde_json::to_string(x).expect("statistics serialize");
     let mut outcome = Outcome {
-        units: st.units as i64,
-        played: res.hands as i64,
-        mean,
-        se,
-        raw_mean: raw,
-        elapsed_ms: res.elapsed.as_millis() as i64,
-        a_stats: json(&res.stats.bots[0]),
-        b_stats: json(&res.stats.bots[1]),
-        history,
+        stored: pitboss_store::Outcome {
+            units: st.units as i64,
+            played: res.hands as i64,
+            mean,
+            se,
+            raw_mean: raw,
+            elapsed_ms: res.elapsed.as_millis() as i64,
+            a_stats: json(&res.stats.bots[0]),
+            b_stats: json(&res.stats.bots[1]),
+            history,
+        },
         tape: String::new(),
         worker: String::new(),
     };

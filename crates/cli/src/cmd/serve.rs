@@ -50,7 +50,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn store(d: &DataArgs) -> anyhow::Result<Store> {
+pub(crate) async fn store(d: &DataArgs) -> anyhow::Result<Store> {
     Ok(match &d.database {
         Some(url) => Store::open(url).await?,
         None => Store::open_dir(&d.data).await?,
@@ -87,7 +87,7 @@ pub fn token(cmd: TokenCommand) -> anyhow::Result<()> {
                 store(&a.data).await?.revoke_account(&a.name).await?;
                 eprintln!("pitboss: the token of {} is revoked", a.name);
             }
-            TokenCommand::Worker(w) => super::worker::token(w)?,
+            TokenCommand::Worker(w) => super::worker::token(w).await?,
             TokenCommand::List(d) => {
                 for acc in store(&d).await?.accounts().await? {
                     println!(

@@ -8,9 +8,10 @@ use anyhow::Context;
 use pitboss_queue::worker::WorkerConfig;
 use pitboss_queue::{NatsWorkers, QueueSettings};
 use pitboss_service::ServeConfig;
-use pitboss_store::Files;
+use pitboss_store::Store;
 
 use crate::args_queue::{ServeQueueArgs, WorkerArgs, WorkerTokenCommand};
+use crate::args_service::DataArgs;
 
 /// Jobs in the queue at once when neither `--workers` nor ladder.toml says: enough that many
 /// workers' slots never wait for the scheduler.
@@ -66,10 +67,30 @@ pub async fn serve_on_queue(
     Ok(())
 }
 
-pub fn token(cmd: WorkerTokenCommand) -> anyhow::Result<()> {
+/// The store of `d`, with the worker tokens of an old `DIR/worker-tokens` file moved in first
+/// (as `pitboss serve` does when it starts), so that they are listed and revoked here too.
+async fn token_store(d: &DataArgs) -> anyhow::Result<Store> {
+    let s = super::serve::store(d).await?;
+    let n = s.import_worker_tokens(&d.data).await?;
+    if n.imported + n.skipped > 0 {
+        eprintln!(
+            "pitboss: {} worker token(s) moved from {} into the database ({} left out); the file is now {}",
+            n.imported,
+            d.data.join(pitboss_store::WORKER_TOKENS_FILE).display(),
+            n.skipped,
+            pitboss_store::WORKER_TOKENS_IMPORTED
+        );
+    }
+    Ok(s)
+}
+
+pub async fn token(cmd: WorkerTokenCommand) -> anyhow::Result<()> {
     match cmd {
         WorkerTokenCommand::Create(a) => {
-            let tok = Files::new(&a.data)?.create_worker_token(&a.name)?;
+            let tok = token_store(&a.data)
+                .await?
+                .create_worker_token(&a.name)
+                .await?;
             eprintln!(
                 "pitboss: worker token {} created (it may fetch every bundle); shown only now:",
                 a.name
@@ -78,11 +99,19 @@ pub fn token(cmd: WorkerTokenCommand) -> anyhow::Result<()> {
         }
         WorkerTokenCommand::Revoke(a) => {
             anyhow::ensure!(
-                Files::new(&a.data)?.revoke_worker_token(&a.name)?,
+                token_store(&a.data)
+                    .await?
+                    .revoke_worker_token(&a.name)
+                    .await?,
                 "no worker token named {}",
                 a.name
             );
             eprintln!("pitboss: the worker token {} is revoked", a.name);
+        }
+        WorkerTokenCommand::List(d) => {
+            for t in token_store(&d).await?.worker_tokens().await? {
+                println!("{}", t.name);
+            }
         }
     }
     Ok(())

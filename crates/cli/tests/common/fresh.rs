@@ -48,7 +48,8 @@ pub fn assert_as_played_again(data: &Path, db: &Db, ms: &[&Match]) {
             &bot(m.a),
             &bot(m.b),
         )
-        .unwrap();
+        .unwrap()
+        .stored;
         let kept = m.outcome.as_ref().expect("a done match");
         assert_eq!(
             (

@@ -16,7 +16,7 @@ use pitboss_arena::BotStats;
 use pitboss_audit::{totals, Setup};
 use pitboss_cards::Salt;
 use pitboss_queue::envelope::{JobEnvelope, ResultBody, ResultEnvelope};
-use pitboss_worker::{Job, JobResult, OutcomeData, Settings};
+use pitboss_worker::{Job, JobResult, Outcome, Settings};
 
 /// How a result is forged.
 #[derive(Clone, Copy, Debug)]
@@ -32,7 +32,7 @@ pub enum Tamper {
 pub struct Forged {
     pub id: i64,
     pub tamper: Tamper,
-    pub honest: OutcomeData,
+    pub honest: Outcome,
 }
 
 /// Connects as worker `name` to the queue of prefix `prefix` at `url`, and forges one result per
@@ -128,26 +128,29 @@ async fn one(
                 t.hands[k].net[1] -= 1;
                 let sums = totals::from_tape(&setup, &t).unwrap();
                 let mut stats = Vec::new();
-                for (claimed, sum) in [&honest.a_stats, &honest.b_stats].into_iter().zip(&sums) {
+                for (claimed, sum) in [&honest.stored.a_stats, &honest.stored.b_stats]
+                    .into_iter()
+                    .zip(&sums)
+                {
                     let mut c: BotStats = serde_json::from_str(claimed).unwrap();
                     consistent(&mut c, sum);
                     stats.push(c);
                 }
                 let unit = pitboss_rules::Preset::by_name(preset).unwrap().game.unit();
                 let sum = pitboss_worker::summarize(&stats[0], unit, s.luck_adjust);
-                forged.mean = sum.mean;
-                forged.se = sum.se;
-                forged.raw_mean = sum.raw_mean;
-                forged.units = stats[0].units as i64;
-                forged.a_stats = serde_json::to_string(&stats[0]).unwrap();
-                forged.b_stats = serde_json::to_string(&stats[1]).unwrap();
+                forged.stored.mean = sum.mean;
+                forged.stored.se = sum.se;
+                forged.stored.raw_mean = sum.raw_mean;
+                forged.stored.units = stats[0].units as i64;
+                forged.stored.a_stats = serde_json::to_string(&stats[0]).unwrap();
+                forged.stored.b_stats = serde_json::to_string(&stats[1]).unwrap();
                 forged.set_tape_zst(&tape::compress(&t.encode()));
                 assert_ne!(
-                    forged.a_stats, honest.a_stats,
+                    forged.stored.a_stats, honest.stored.a_stats,
                     "the forgery changed nothing"
                 );
             }
-            Tamper::Mean => forged.mean += 100.0,
+            Tamper::Mean => forged.stored.mean += 100.0,
         }
         let r = ResultEnvelope {
             format: pitboss_queue::JOB_FORMAT,

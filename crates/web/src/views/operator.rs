@@ -1,4 +1,5 @@
-//! `/operator`: the queue (matches and checks), hands per second, which worker plays what, and
+//! `/operator`: the queue (matches and checks), hands per second, which worker plays what (on a
+//! queue: the worker that started the job's latest delivery, and that delivery's number), and
 //! the workers whose results the audit refused.
 
 use std::collections::BTreeMap;
@@ -76,13 +77,15 @@ fn live(
         @if workers.is_empty() { p.muted { "No match is being played." } }
         @else {
             table.workers {
-                thead { tr { th { "Worker" } th { "Match" } th { "Bots" } th { "Preset" } th { "Started" } th { "Note" } } }
+                thead { tr { th { "Worker" } th { "Match" } th { "Bots" } th { "Preset" } th { "Since" } th { "Delivery" } th { "Note" } } }
                 tbody { @for (w, ms) in &workers { @for m in ms { tr {
-                    td { (w) }
+                    // A queue's job no worker has started yet has no worker.
+                    td.worker { @if w.is_empty() { span.muted { "waiting for a worker" } } @else { (w) } }
                     td { a href={ "/matches/" (m.id) } { "#" (m.id) } }
                     td { (version_link(b, m.a)) " vs " (version_link(b, m.b)) }
                     td { (m.preset) }
                     td { @if let Some(t) = m.started_at { (when(t)) } }
+                    td.delivery { @if m.delivery > 0 { (m.delivery) } @else { "–" } }
                     td.error { (m.error) }
                 } } } }
             }
