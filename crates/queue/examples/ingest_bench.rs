@@ -237,7 +237,7 @@ async fn stages(db: &str, k: usize, hands: i64) -> Res<()> {
         pitboss_service::audit::check(&secret, true, &m, &outcome)?;
         t.add("audit: replay its sample (CPU)", t0);
         let t0 = Instant::now();
-        store.finish_match(id, &outcome.into()).await?;
+        store.finish_match(id, &outcome.stored).await?;
         t.add("db: finish the match", t0);
         let t0 = Instant::now();
         store.match_by_id(id).await?;
