@@ -70,6 +70,10 @@ struct Ctx {
     cache: Arc<Cache>,
     attempts: i64,
     ack_wait: Duration,
+    /// Results being sent, at most one per slot: a slot is free for the next job as soon as its
+    /// match is played, while its result travels (the job is acknowledged only once its result
+    /// is stored, so a worker that dies meanwhile loses nothing: the job is delivered again).
+    sending: Arc<Semaphore>,
 }
 
 /// Runs the worker until the process ends.
@@ -91,6 +95,7 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
         cache: Arc::new(Cache::new(files, &cfg.server, &cfg.token)),
         attempts: (info.max_deliver - 1).max(1),
         ack_wait: info.ack_wait,
+        sending: Arc::new(Semaphore::new(cfg.slots.max(1))),
         js,
         cfg,
     });
@@ -125,8 +130,7 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
             Some(Ok(m)) => {
                 let ctx = ctx.clone();
                 tokio::spawn(async move {
-                    handle(&ctx, m).await;
-                    drop(permit);
+                    handle(&ctx, m, permit).await;
                 });
             }
             Some(Err(e)) => {
@@ -188,7 +192,8 @@ async fn ack(m: &jetstream::Message, kind: AckKind) {
     }
 }
 
-async fn handle(ctx: &Ctx, m: jetstream::Message) {
+/// Runs one job; `slot` is released when the job no longer needs the worker's CPU.
+async fn handle(ctx: &Ctx, m: jetstream::Message, slot: tokio::sync::OwnedSemaphorePermit) {
     let delivered = m.info().map_or(1, |i| i.delivered);
     let header: JobHeader = match serde_json::from_slice(&m.payload) {
         Ok(h) => h,
@@ -245,7 +250,15 @@ async fn handle(ctx: &Ctx, m: jetstream::Message) {
     let cache = ctx.cache.clone();
     let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
     let ran = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env)).await;
-    beat.abort();
+    // The match is played: the slot takes its next job while this result is sent (the job keeps
+    // its in-progress acknowledgements until then).
+    let _sending = ctx
+        .sending
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("never closed");
+    drop(slot);
     match ran {
         Ok(Ok(body)) => {
             publish_result(ctx, &header, delivered, body).await;
@@ -264,6 +277,7 @@ async fn handle(ctx: &Ctx, m: jetstream::Message) {
             .await
         }
     }
+    beat.abort();
 }
 
 /// Publishes a refusal and hands the job back (another worker may take it; each refusal counts
