@@ -212,7 +212,7 @@ fn check_removes_its_folder_unless_kept_and_keeps_it_for_an_unfit_bot() {
 }
 
 #[test]
-fn a_refused_submit_names_a_folder_that_is_there() {
+fn a_refused_submit_leaves_nothing_and_names_no_deleted_folder() {
     let home = Tmp::new("sub-home");
     let t = Tmp::new("sub-tmp");
     std::fs::create_dir_all(&t.0).unwrap();
@@ -225,11 +225,12 @@ fn a_refused_submit_names_a_folder_that_is_there() {
         .env("PITBOSS_REGISTRY", home.0.join("registry"))
         .env("TMPDIR", &t.0));
     assert_ne!(code, 0, "{out}{err}");
-    let kept = left_in(&t);
-    assert_eq!(kept.len(), 1, "{kept:?}\n{out}{err}");
+    assert_eq!(left_in(&t), Vec::<String>::new(), "{out}{err}");
+    let said = format!("{out}{err}");
+    assert!(!said.contains("pitboss-submit-check"), "{said}");
     assert!(
-        format!("{out}{err}").contains(&kept[0]),
-        "names the folder: {out}{err}"
+        said.contains("keeps the bot's log and transcript") && said.contains("pitboss check"),
+        "{said}"
     );
 }
 

@@ -184,11 +184,7 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
             report: format!("{spec}: built-in bot, conformance guaranteed by its tests"),
         };
     }
-    let out = std::env::temp_dir().join(format!(
-        "pitboss-submit-check-{}-{}",
-        pitboss_arena::output::timestamp(),
-        std::process::id()
-    ));
+    let out = std::env::temp_dir().join(format!("pitboss-submit-check-{}", std::process::id()));
     let co = CheckOptions {
         game: None,
         hands: 200,
@@ -201,25 +197,24 @@ pub fn conformance(spec: &str, allow_read_outside: bool) -> CheckReport {
         },
         allow_read_outside,
     };
-    let (r, keep) = match external::check(spec, pitboss_bots::builtin, &co) {
-        Ok(rep) => (
-            CheckReport {
-                passed: rep.fit(),
-                report: rep.lines.join("\n"),
-            },
-            !rep.fit(),
-        ),
-        Err(e) => (
-            CheckReport {
-                passed: false,
-                report: e.to_string(),
-            },
-            false,
-        ),
+    let r = match external::check(spec, pitboss_bots::builtin, &co) {
+        Ok(rep) => CheckReport {
+            passed: rep.fit(),
+            // Nothing of a submit stays in the temp directory, so the report must not send the
+            // author to a folder that is gone: `pitboss check` keeps the logs of an unfit bot.
+            report: rep.lines.join("\n").replace(
+                &format!("the bot's log and transcript are in {}", out.display()),
+                &format!(
+                    "`pitboss check {}` keeps the bot's log and transcript",
+                    pitboss_arena::name::one_line(spec)
+                ),
+            ),
+        },
+        Err(e) => CheckReport {
+            passed: false,
+            report: e.to_string(),
+        },
     };
-    // A fit bot's logs served their purpose; an unfit one's are kept where the report says.
-    if !keep {
-        let _ = std::fs::remove_dir_all(&out);
-    }
+    let _ = std::fs::remove_dir_all(&out);
     r
 }
