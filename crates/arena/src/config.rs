@@ -145,6 +145,12 @@ pub struct MatchConfig {
     /// [`crate::spec::display_names`]). Not written to `config.toml`, which keeps the specs.
     #[serde(skip)]
     pub names: Vec<String>,
+    /// The output folder is scratch: its files are read once right after the match (a remote
+    /// worker sends the result and the history, then deletes the folder), so they are written
+    /// atomically but not synced to disk — four `fsync`s a match job cost more than the rest of
+    /// the queue's overhead. Not a flag or a match-file key.
+    #[serde(skip)]
+    pub scratch: bool,
 }
 
 fn yes() -> bool {
@@ -311,6 +317,7 @@ impl MatchConfig {
             zstd: f.zstd.unwrap_or(false),
             history_hands: None,
             tape: false,
+            scratch: false,
             stack: f.stack.unwrap_or(preset.stack),
             stakes: f.stakes.unwrap_or(preset.game.stakes),
             options: f.options.unwrap_or(preset.game.options),

@@ -10,6 +10,8 @@ pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
     w: BufWriter<File>,
+    /// Synced before the rename (durable); off for a scratch folder ([`AtomicFile::unsynced`]).
+    sync: bool,
 }
 
 impl AtomicFile {
@@ -43,7 +45,24 @@ impl AtomicFile {
             path: path.to_path_buf(),
             tmp,
             w,
+            sync: true,
         })
+    }
+
+    /// Renamed into place without a sync: for a scratch folder, read once and deleted (a crash
+    /// loses what would have been played again anyway).
+    pub fn unsynced(mut self) -> AtomicFile {
+        self.sync = false;
+        self
+    }
+
+    /// [`AtomicFile::unsynced`] when `scratch`.
+    pub fn synced_unless(self, scratch: bool) -> AtomicFile {
+        if scratch {
+            self.unsynced()
+        } else {
+            self
+        }
     }
 
     /// Flushes, syncs and renames into place.
@@ -52,7 +71,9 @@ impl AtomicFile {
     /// I/O errors.
     pub fn commit(self) -> std::io::Result<()> {
         let f = self.w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
+        if self.sync {
+            f.sync_all()?;
+        }
         std::fs::rename(&self.tmp, &self.path)
     }
 }
@@ -73,7 +94,15 @@ impl Write for AtomicFile {
 /// # Errors
 /// I/O errors.
 pub fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = AtomicFile::create_mode(path, 0o600)?;
+    write_secret_in(path, bytes, false)
+}
+
+/// [`write_secret`], not synced in a `scratch` folder.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_secret_in(path: &Path, bytes: &[u8], scratch: bool) -> std::io::Result<()> {
+    let mut f = AtomicFile::create_mode(path, 0o600)?.synced_unless(scratch);
     f.write_all(bytes)?;
     f.commit()
 }
@@ -83,7 +112,15 @@ pub fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// # Errors
 /// I/O errors.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = AtomicFile::create(path)?;
+    write_atomic_in(path, bytes, false)
+}
+
+/// [`write_atomic`], not synced in a `scratch` folder.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_atomic_in(path: &Path, bytes: &[u8], scratch: bool) -> std::io::Result<()> {
+    let mut f = AtomicFile::create(path)?.synced_unless(scratch);
     f.write_all(bytes)?;
     f.commit()
 }

@@ -35,7 +35,7 @@ use pitboss_rules::{Event, Seat, Table};
 
 use crate::config::MatchConfig;
 use crate::convert;
-use crate::output::{write_atomic, AtomicFile};
+use crate::output::{write_atomic_in, AtomicFile};
 use crate::phases::{Job, Scheduler};
 use crate::player::{Fault, Player};
 use crate::referee::Referee;
@@ -263,7 +263,8 @@ pub fn run_match_in_chunks(
     let config_path = cfg.out.join("config.toml");
     let text = toml::to_string(cfg).expect("a config serializes");
     // It holds the deck salt: the owner's alone.
-    crate::output::write_secret(&config_path, text.as_bytes()).map_err(io(&config_path))?;
+    crate::output::write_secret_in(&config_path, text.as_bytes(), cfg.scratch)
+        .map_err(io(&config_path))?;
     let n = cfg.bots.len();
     let table = cfg.table_setup().validate().expect("validated config");
     let bsize = block_size(n);
@@ -301,7 +302,9 @@ pub fn run_match_in_chunks(
     let hands_path = cfg.out.join("hands.csv");
     let phhs_path = cfg.out.join(history_phhs_name(cfg));
     let mut phhs_file = if cfg.history {
-        let f = AtomicFile::create(&phhs_path).map_err(io(&phhs_path))?;
+        let f = AtomicFile::create(&phhs_path)
+            .map_err(io(&phhs_path))?
+            .synced_unless(cfg.scratch);
         Some(if cfg.zstd {
             PhhsOut::Zstd(zstd::Encoder::new(f, 3).map_err(io(&phhs_path))?)
         } else {
@@ -311,7 +314,9 @@ pub fn run_match_in_chunks(
         None
     };
     let mut hands_file = if cfg.history {
-        let mut f = AtomicFile::create(&hands_path).map_err(io(&hands_path))?;
+        let mut f = AtomicFile::create(&hands_path)
+            .map_err(io(&hands_path))?
+            .synced_unless(cfg.scratch);
         f.write_all(b"hand,deal,rotation,button,seat,bot,net,showdown,faults,adj_net\n")
             .map_err(io(&hands_path))?;
         Some(f)
@@ -443,7 +448,7 @@ pub fn run_match_in_chunks(
     let mut csv_bytes = Vec::new();
     summary::write_csv(&mut csv_bytes, &rows)?;
     let summary_path = cfg.out.join("summary.csv");
-    write_atomic(&summary_path, &csv_bytes).map_err(io(&summary_path))?;
+    write_atomic_in(&summary_path, &csv_bytes, cfg.scratch).map_err(io(&summary_path))?;
     Ok(MatchResult {
         stats: total,
         rows,

@@ -173,6 +173,7 @@ async fn stages(db: &str, k: usize, hands: i64) -> Res<()> {
         history: false,
         history_hands: 0,
         tape: true,
+        scratch: true,
     };
     let mut t = Times(Vec::new());
     let mut sizes = Vec::new();

@@ -66,6 +66,7 @@ pub fn worker_settings(cfg: &ServeConfig) -> Result<pitboss_worker::Settings, Se
         history_hands: cfg.history_hands,
         // The server's own threads: nothing to audit (a remote worker records it).
         tape: false,
+        scratch: false,
     })
 }
 

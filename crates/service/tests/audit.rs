@@ -34,6 +34,7 @@ async fn genuine_results_are_admitted_and_forged_ones_refused_and_flagged() {
         history: false,
         history_hands: 0,
         tape: true,
+        scratch: false,
     };
     let a = store.ensure_reference("random").await.unwrap();
     let b = store.ensure_reference("call").await.unwrap();

@@ -10,11 +10,13 @@
 
 mod check;
 mod play;
+mod tape_field;
 
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
 pub use play::{deck_salt, play, play_salted, summarize, PlayError, Summary};
+pub use tape_field::TapeField;
 
 /// A version as a worker needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,10 +83,10 @@ pub enum JobResult {
 pub struct Outcome {
     #[serde(flatten)]
     pub stored: pitboss_store::Outcome,
-    /// The match's action tape (`pitboss_arena::tape`), zstd-compressed, in base64: what the
-    /// server audits a result from another machine with. Empty when not recorded.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub tape: String,
+    /// The match's action tape (`pitboss_arena::tape`), zstd-compressed, in base64 on the wire:
+    /// what the server audits a result from another machine with. Empty when not recorded.
+    #[serde(default, skip_serializing_if = "TapeField::is_empty")]
+    pub tape: TapeField,
     /// The worker that played it, as the transport that brought the result names it (empty: the
     /// server's own threads).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -97,16 +99,13 @@ impl Outcome {
     /// # Errors
     /// When the field is not base64.
     pub fn tape_zst(&self) -> Result<Vec<u8>, String> {
-        use base64::Engine;
-        base64::engine::general_purpose::STANDARD
-            .decode(&self.tape)
-            .map_err(|e| format!("the tape is not base64: {e}"))
+        self.tape.zst()
     }
 
     /// Sets the tape from its compressed bytes.
     pub fn set_tape_zst(&mut self, zst: &[u8]) {
         use base64::Engine;
-        self.tape = base64::engine::general_purpose::STANDARD.encode(zst);
+        self.tape = TapeField::Encoded(base64::engine::general_purpose::STANDARD.encode(zst));
     }
 }
 
@@ -132,6 +131,9 @@ pub struct Settings {
     /// Record every match's action tape and return it in the outcome (a worker on another
     /// machine: the server audits its results; about 2-6% of a match's time with in-process bots).
     pub tape: bool,
+    /// Everything a match writes is sent elsewhere and deleted right after (a worker on another
+    /// machine): its files are not synced to disk ([`pitboss_arena::MatchConfig::scratch`]).
+    pub scratch: bool,
 }
 
 /// Runs one job to its end.

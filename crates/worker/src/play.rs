@@ -207,6 +207,7 @@ pub fn play_salted(
     cfg.names = vec![a.label.clone(), b.label.clone()];
     cfg.history_hands = Some(s.history_hands);
     cfg.tape = s.tape;
+    cfg.scratch = s.scratch;
     // A program in the bot's folder that is a link out of it (made by its build) is refused
     // here as in the check: a build may make a plain file while checked and a link afterwards,
     // and `match` would bind what the link leads to (and its installation).
@@ -234,7 +235,7 @@ pub fn play_salted(
         String::new()
     };
     let json = |x| serde_json::to_string(x).expect("statistics serialize");
-    let mut outcome = Outcome {
+    let outcome = Outcome {
         stored: pitboss_store::Outcome {
             units: st.units as i64,
             played: res.hands as i64,
@@ -246,12 +247,12 @@ pub fn play_salted(
             b_stats: json(&res.stats.bots[1]),
             history,
         },
-        tape: String::new(),
+        // Raw: compressed when the result is serialized, once the worker's slot has moved on.
+        tape: res
+            .tape
+            .map_or(crate::TapeField::Empty, crate::TapeField::Raw),
         worker: String::new(),
     };
-    if let Some(t) = &res.tape {
-        outcome.set_tape_zst(&pitboss_arena::tape::compress(t));
-    }
     // The folder held the match's config (with its salt) and the bots' logs: gone, now that
     // the result and the history are kept.
     let _ = std::fs::remove_dir_all(&out);
@@ -286,6 +287,7 @@ mod tests {
             history: false,
             history_hands: 0,
             tape: false,
+            scratch: false,
         };
         let up = BotRef {
             version: 7,

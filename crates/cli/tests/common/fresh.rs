@@ -37,6 +37,7 @@ pub fn assert_as_played_again(data: &Path, db: &Db, ms: &[&Match]) {
         history: false,
         history_hands: 0,
         tape: false,
+        scratch: false,
     };
     for m in ms {
         let fresh = pitboss_worker::play(

@@ -109,6 +109,7 @@ async fn one(
             history: false,
             history_hands: 0,
             tape: true,
+            scratch: true,
         };
         let honest = match pitboss_worker::run_salted(&s, &env.job, Some(salt)) {
             JobResult::Played { outcome, .. } => outcome,
