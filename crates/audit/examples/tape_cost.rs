@@ -58,6 +58,18 @@ fn main() {
             }
         }
         let raw = tape.expect("a tape");
+        // What compressing costs at zstd's levels (the worker compresses every result's tape).
+        for level in [-3, -1, 1, 3] {
+            let start = Instant::now();
+            let mut size = 0;
+            for _ in 0..5 {
+                size = zstd::bulk::compress(&raw, level).expect("zstd").len();
+            }
+            println!(
+                "  zstd level {level}: {:.2} ms, {size} bytes",
+                start.elapsed().as_secs_f64() * 1e3 / 5.0
+            );
+        }
         let z = pitboss_arena::tape::compress(&raw);
         let cfg = common::config(game, hands, 1, luck, true);
         let claimed = {

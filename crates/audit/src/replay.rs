@@ -3,7 +3,7 @@
 //! applied by the rules engine in order, the chips compared.
 
 use pitboss_arena::slot;
-use pitboss_arena::tape::HandTape;
+use pitboss_arena::tape::HandRef;
 use pitboss_cards::Deck;
 use pitboss_luck::{Adjuster, HandAdjuster};
 use pitboss_rules::{Hand, Seat, Table, TableSetup};
@@ -48,7 +48,7 @@ impl<'a> Replayer<'a> {
     /// # Errors
     /// [`Refusal::Replay`] for an action the engine refuses or a hand that ends before or after
     /// its actions; [`Refusal::Chips`] or [`Refusal::Luck`] for results that differ.
-    pub fn check(&mut self, k: u64, h: &HandTape) -> Result<(), Refusal> {
+    pub fn check(&mut self, k: u64, h: HandRef<'_>) -> Result<(), Refusal> {
         let hand_no = k + 1;
         let bad = |why: String| Refusal::Replay { hand: hand_no, why };
         let s = slot(k, self.setup.seats, self.setup.duplicate);
@@ -74,7 +74,7 @@ impl<'a> Replayer<'a> {
         }
         self.net.clear();
         self.net.extend(hand.net());
-        for (&(seat, replayed), &claimed) in self.net.iter().zip(&h.net) {
+        for (&(seat, replayed), &claimed) in self.net.iter().zip(h.net) {
             if replayed != claimed {
                 return Err(Refusal::Chips {
                     hand: hand_no,
@@ -84,7 +84,7 @@ impl<'a> Replayer<'a> {
                 });
             }
         }
-        if let (Some(l), Some(adj)) = (self.luck.as_mut(), &h.adj) {
+        if let (Some(l), Some(adj)) = (self.luck.as_mut(), h.adj) {
             let got = l.hand(s.deal, hand.events(), &self.net);
             for (seat, (&replayed, &claimed)) in got.iter().zip(adj).enumerate() {
                 if replayed != claimed {

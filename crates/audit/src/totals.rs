@@ -2,7 +2,7 @@
 //! must be exactly the sum of the hands it claims to sum, so a forged total cannot hide behind
 //! genuine hands (and a forged hand must then also be replayed wrong — which the sample catches).
 
-use pitboss_arena::tape::Tape;
+use pitboss_arena::tape::{HandRef, Tape};
 use pitboss_arena::{slot, BotStats};
 
 use crate::{Refusal, Setup};
@@ -13,12 +13,41 @@ use crate::{Refusal, Setup};
 /// # Errors
 /// [`Refusal::Conservation`] for a hand whose nets do not sum to zero.
 pub fn from_tape(setup: &Setup, t: &Tape) -> Result<Vec<BotStats>, Refusal> {
-    let n = setup.seats;
-    let mut sums = vec![BotStats::default(); n];
-    let mut unit = vec![0i64; n];
-    let mut unit_adj = vec![0i64; n];
+    let mut sums = Sums::new(setup, t.luck);
     for (k, h) in t.hands.iter().enumerate() {
-        let k = k as u64;
+        sums.add(k as u64, h.as_ref())?;
+    }
+    Ok(sums.bots)
+}
+
+/// [`from_tape`]'s sums, taken a hand at a time as the tape is walked.
+pub struct Sums<'a> {
+    setup: &'a Setup,
+    luck: bool,
+    bots: Vec<BotStats>,
+    unit: Vec<i64>,
+    unit_adj: Vec<i64>,
+}
+
+impl<'a> Sums<'a> {
+    /// Nothing summed yet, for a tape with (`luck`) or without luck-adjusted results.
+    pub fn new(setup: &'a Setup, luck: bool) -> Sums<'a> {
+        let n = setup.seats;
+        Sums {
+            setup,
+            luck,
+            bots: vec![BotStats::default(); n],
+            unit: vec![0; n],
+            unit_adj: vec![0; n],
+        }
+    }
+
+    /// Adds hand `k` (0-based, hands in order).
+    ///
+    /// # Errors
+    /// [`Refusal::Conservation`] for a hand whose nets do not sum to zero.
+    pub fn add(&mut self, k: u64, h: HandRef<'_>) -> Result<(), Refusal> {
+        let n = self.setup.seats;
         let sum = h.net.iter().try_fold(0i64, |a, &v| a.checked_add(v));
         if sum != Some(0) {
             return Err(Refusal::Conservation {
@@ -26,38 +55,43 @@ pub fn from_tape(setup: &Setup, t: &Tape) -> Result<Vec<BotStats>, Refusal> {
                 sum: sum.unwrap_or(i64::MAX),
             });
         }
-        let s = slot(k, n, setup.duplicate);
+        let s = slot(k, n, self.setup.duplicate);
         for seat in 0..n {
             let bot = (seat + n - s.rotation) % n;
-            let (v, x) = (i128::from(h.net[seat]), &mut sums[bot]);
+            let (v, x) = (i128::from(h.net[seat]), &mut self.bots[bot]);
             x.hands += 1;
             x.net += v;
             x.net_sq += v * v;
-            unit[bot] += h.net[seat];
-            if let Some(adj) = &h.adj {
+            self.unit[bot] += h.net[seat];
+            if let Some(adj) = h.adj {
                 let m = i128::from(adj[seat]);
                 x.adj_hands += 1;
                 x.adj_net += m;
                 x.adj_sq += m * m;
-                unit_adj[bot] += adj[seat];
+                self.unit_adj[bot] += adj[seat];
             }
         }
-        if !setup.duplicate || s.rotation == n - 1 {
-            for (bot, x) in sums.iter_mut().enumerate() {
-                let (u, a) = (i128::from(unit[bot]), i128::from(unit_adj[bot]));
+        if !self.setup.duplicate || s.rotation == n - 1 {
+            for (bot, x) in self.bots.iter_mut().enumerate() {
+                let (u, a) = (i128::from(self.unit[bot]), i128::from(self.unit_adj[bot]));
                 x.units += 1;
                 x.unit_net += u;
                 x.unit_sq += u * u;
-                if t.luck {
+                if self.luck {
                     x.adj_unit_net += a;
                     x.adj_unit_sq += a * a;
                 }
             }
-            unit.fill(0);
-            unit_adj.fill(0);
+            self.unit.fill(0);
+            self.unit_adj.fill(0);
         }
+        Ok(())
     }
-    Ok(sums)
+
+    /// The sums, per bot.
+    pub fn bots(&self) -> &[BotStats] {
+        &self.bots
+    }
 }
 
 /// Checks every hand's chips are conserved and every claimed sum equals the tape's.
@@ -65,8 +99,15 @@ pub fn from_tape(setup: &Setup, t: &Tape) -> Result<Vec<BotStats>, Refusal> {
 /// # Errors
 /// [`Refusal::Conservation`] or [`Refusal::Totals`].
 pub fn check(setup: &Setup, t: &Tape, claimed: &[BotStats]) -> Result<(), Refusal> {
-    let sums = from_tape(setup, t)?;
-    for (bot, (c, x)) in claimed.iter().zip(&sums).enumerate() {
+    compare(&from_tape(setup, t)?, claimed)
+}
+
+/// Requires every claimed sum to be the tape's (`sums`, per bot).
+///
+/// # Errors
+/// [`Refusal::Totals`] for the first that differs.
+pub fn compare(sums: &[BotStats], claimed: &[BotStats]) -> Result<(), Refusal> {
+    for (bot, (c, x)) in claimed.iter().zip(sums).enumerate() {
         let fields: [(&'static str, i128, i128); 11] = [
             ("hands", c.hands.into(), x.hands.into()),
             ("net", c.net, x.net),
