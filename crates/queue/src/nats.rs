@@ -21,7 +21,7 @@ pub(crate) async fn connect(
     s: &QueueSettings,
     name: &str,
     wait_for_server: bool,
-) -> Result<jetstream::Context, QueueError> {
+) -> Result<(async_nats::Client, jetstream::Context), QueueError> {
     let mut o = async_nats::ConnectOptions::new()
         .name(name)
         .max_reconnects(None)
@@ -36,9 +36,9 @@ pub(crate) async fn connect(
             url: s.url.clone(),
             why: e.to_string(),
         })?;
-    let mut js = jetstream::new(c);
+    let mut js = jetstream::new(c.clone());
     js.set_timeout(Duration::from_secs(10));
-    Ok(js)
+    Ok((c, js))
 }
 
 fn work_stream(name: String, subject: String) -> stream::Config {

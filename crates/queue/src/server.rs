@@ -53,7 +53,7 @@ impl NatsWorkers {
         settings.validate()?;
         let files = Files::new(&cfg.data)?;
         let secret = files.secret()?;
-        let js = nats::connect(&settings, "pitboss-serve", false).await?;
+        let (_, js) = nats::connect(&settings, "pitboss-serve", false).await?;
         let (_, results) = nats::setup(&js, &settings).await?;
         let (tx, mut rx) = mpsc::unbounded_channel::<(String, Vec<u8>)>();
         let subject = settings.jobs_subject();

@@ -1,5 +1,6 @@
-//! `pitboss worker`: pulls jobs while it has free slots, keeps each delivered job alive with
-//! in-progress acknowledgements while it runs, and publishes what came of it — a result, a
+//! `pitboss worker`: pulls jobs while it has free slots (and one more, waiting for the first
+//! slot to come free, so that no slot waits on a pull between two matches), keeps each delivered
+//! job alive with in-progress acknowledgements while it holds it, and publishes what came of it — a result, a
 //! refusal (another version; a bundle that cannot be had now: the job goes back for another
 //! worker), or, for a job delivered more often than the attempts allow, its parking.
 
@@ -46,6 +47,10 @@ pub struct WorkerConfig {
     /// worker of another version.
     pub format: u32,
     pub engine: String,
+    /// Result bodies larger than this go through the object store; `None`: what the NATS server
+    /// takes in one message, less the envelope's room (tests send everything through the store
+    /// with `Some(0)`).
+    pub inline_max: Option<usize>,
 }
 
 impl WorkerConfig {
@@ -60,6 +65,7 @@ impl WorkerConfig {
             sandbox: true,
             format: JOB_FORMAT,
             engine: engine_version(),
+            inline_max: None,
         }
     }
 }
@@ -74,6 +80,10 @@ struct Ctx {
     /// match is played, while its result travels (the job is acknowledged only once its result
     /// is stored, so a worker that dies meanwhile loses nothing: the job is delivered again).
     sending: Arc<Semaphore>,
+    /// The slots: a job plays only with one of them.
+    slots: Arc<Semaphore>,
+    /// The connection (what NATS takes in one message is its server's to say).
+    client: async_nats::Client,
 }
 
 /// Runs the worker until the process ends.
@@ -83,7 +93,7 @@ struct Ctx {
 pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
     cfg.queue.validate()?;
     let files = Files::new(&cfg.cache)?;
-    let js = nats::connect(&cfg.queue, &cfg.name, true).await?;
+    let (client, js) = nats::connect(&cfg.queue, &cfg.name, true).await?;
     let mut consumer = nats::open_jobs(&js, &cfg.queue).await;
     let info = consumer
         .info()
@@ -96,6 +106,8 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
         attempts: (info.max_deliver - 1).max(1),
         ack_wait: info.ack_wait,
         sending: Arc::new(Semaphore::new(cfg.slots.max(1))),
+        slots: Arc::new(Semaphore::new(cfg.slots.max(1))),
+        client,
         js,
         cfg,
     });
@@ -109,9 +121,11 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
         ctx.ack_wait,
         ctx.attempts
     );
-    let slots = Arc::new(Semaphore::new(ctx.cfg.slots.max(1)));
+    // Jobs held at once: one per slot and one waiting for a slot (pulled while the slots play,
+    // kept alive by its in-progress acknowledgements like a running job).
+    let held = Arc::new(Semaphore::new(ctx.cfg.slots.max(1) + 1));
     loop {
-        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        let permit = held.clone().acquire_owned().await.expect("never closed");
         let batch = consumer
             .fetch()
             .max_messages(1)
@@ -142,14 +156,36 @@ pub async fn run(cfg: WorkerConfig) -> Result<(), QueueError> {
     }
 }
 
-/// A result body larger than this goes to the object store (NATS takes 1 MiB messages by
-/// default; a long match's action tape is larger).
-const INLINE_MAX: usize = 256 << 10;
+/// Room left in a message for the result's envelope around its body.
+const ENVELOPE_ROOM: usize = 64 << 10;
+
+/// The largest result body sent in the result's own message: what the NATS server takes in one
+/// message (1 MiB by default) less the envelope's room. A larger body (a long match's action
+/// tape) goes through the object store, which costs both ends a round trip per 128 KiB chunk —
+/// a 20,000-hand ladder match's result (some 350 KB) travels inline.
+fn inline_max(client: &async_nats::Client) -> usize {
+    client
+        .server_info()
+        .max_payload
+        .saturating_sub(ENVELOPE_ROOM)
+}
 
 async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: ResultBody) {
     let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
-    let inline = serde_json::to_vec(&body).expect("a result serializes");
-    let body = if inline.len() > INLINE_MAX {
+    // Off the runtime's threads: serializing compresses the match's tape (a few milliseconds).
+    let (inline, body) = tokio::task::spawn_blocking(move || {
+        (
+            serde_json::to_vec(&body).expect("a result serializes"),
+            body,
+        )
+    })
+    .await
+    .expect("serializing a result does not panic");
+    let most = ctx
+        .cfg
+        .inline_max
+        .unwrap_or_else(|| inline_max(&ctx.client));
+    let body = if inline.len() > most {
         nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &inline).await;
         ResultBody::Stored { object: id.clone() }
     } else {
@@ -168,20 +204,20 @@ async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: Res
 
 /// Tells the server this worker plays delivery `delivered` of the job (a message id of its own:
 /// the result's is taken by the result, and NATS drops a second message under one id).
-async fn started(ctx: &Ctx, header: &JobHeader, delivered: i64) {
+async fn started(js: &jetstream::Context, cfg: &WorkerConfig, header: &JobHeader, delivered: i64) {
     let id = format!(
         "started-{}-{}-{}-{delivered}",
-        header.kind, header.id, ctx.cfg.name
+        header.kind, header.id, cfg.name
     );
     let r = ResultEnvelope {
-        format: ctx.cfg.format,
-        engine: ctx.cfg.engine.clone(),
-        worker: ctx.cfg.name.clone(),
+        format: cfg.format,
+        engine: cfg.engine.clone(),
+        worker: cfg.name.clone(),
         job: header.clone(),
         body: ResultBody::Started { delivered },
     };
     let bytes = serde_json::to_vec(&r).expect("a result serializes");
-    nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
+    nats::publish_until_stored(js, cfg.queue.results_subject(), &id, bytes).await;
 }
 
 async fn ack(m: &jetstream::Message, kind: AckKind) {
@@ -192,8 +228,9 @@ async fn ack(m: &jetstream::Message, kind: AckKind) {
     }
 }
 
-/// Runs one job; `slot` is released when the job no longer needs the worker's CPU.
-async fn handle(ctx: &Ctx, m: jetstream::Message, slot: tokio::sync::OwnedSemaphorePermit) {
+/// Runs one job; `held` (the pull's permit) is released when the job no longer needs the
+/// worker's CPU, as is the slot it waits for.
+async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaphorePermit) {
     let delivered = m.info().map_or(1, |i| i.delivered);
     let header: JobHeader = match serde_json::from_slice(&m.payload) {
         Ok(h) => h,
@@ -227,13 +264,8 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, slot: tokio::sync::OwnedSemaph
             return;
         }
     };
-    eprintln!(
-        "pitboss worker {}: {} (delivery {delivered}): running",
-        ctx.cfg.name,
-        header.what()
-    );
-    // In-progress acknowledgements while it runs: the job stays this worker's as long as this
-    // worker lives, however long the match.
+    // In-progress acknowledgements from now on: the job stays this worker's as long as this
+    // worker lives, while it waits for a slot and however long the match.
     let beat = {
         let every = (ctx.ack_wait / 3).max(Duration::from_millis(300));
         let acker = m.clone();
@@ -244,9 +276,22 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, slot: tokio::sync::OwnedSemaph
             }
         })
     };
-    if header.kind == "play" {
-        started(ctx, &header, delivered).await;
-    }
+    let slot = ctx
+        .slots
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("never closed");
+    eprintln!(
+        "pitboss worker {}: {} (delivery {delivered}): running",
+        ctx.cfg.name,
+        header.what()
+    );
+    // Told while the match plays (the result waits for it, so that it comes first).
+    let told = (header.kind == "play").then(|| {
+        let (js, cfg, header) = (ctx.js.clone(), ctx.cfg.clone(), header.clone());
+        tokio::spawn(async move { started(&js, &cfg, &header, delivered).await })
+    });
     let cache = ctx.cache.clone();
     let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
     let ran = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env)).await;
@@ -259,6 +304,10 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, slot: tokio::sync::OwnedSemaph
         .await
         .expect("never closed");
     drop(slot);
+    drop(held);
+    if let Some(t) = told {
+        let _ = t.await;
+    }
     match ran {
         Ok(Ok(body)) => {
             publish_result(ctx, &header, delivered, body).await;
@@ -339,6 +388,7 @@ fn run_job(
         history_hands: p.history_hands,
         // The server audits a worker's results from the match's action tape.
         tape: true,
+        scratch: true,
     };
     let done = |result| ResultBody::Done {
         result,

@@ -13,31 +13,11 @@ use pitboss_queue::{engine_version, NatsWorkers, QueueSettings, JOB_FORMAT};
 use pitboss_service::workers::Workers;
 use pitboss_service::ServeConfig;
 use pitboss_store::{Match, MatchKind, MatchState, NewMatch, Store};
-use pitboss_worker::{BotRef, Job, JobResult};
+use pitboss_worker::{Job, JobResult};
 
-const NATS: &str = "nats://127.0.0.1:4222";
+mod common;
 
-/// Removes the test's streams and object store however the test ends.
-struct Streams(jetstream::Context, String);
-impl Drop for Streams {
-    fn drop(&mut self) {
-        let (js, p) = (self.0.clone(), self.1.clone());
-        // A runtime of its own: the test's may be unwinding.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                for s in ["JOBS", "RESULTS", "PARKED"] {
-                    let _ = js.delete_stream(format!("{p}_{s}")).await;
-                }
-                let _ = js.delete_object_store(format!("{p}_BLOBS")).await;
-            });
-        })
-        .join();
-    }
-}
+use common::{builtin, Streams, NATS};
 
 async fn row_when(store: &Store, id: i64, what: &str, ok: impl Fn(&Match) -> bool) -> Match {
     let start = Instant::now();
@@ -51,15 +31,6 @@ async fn row_when(store: &Store, id: i64, what: &str, ok: impl Fn(&Match) -> boo
             "{what}: the match is {m:?}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-fn builtin(v: &pitboss_store::Version) -> BotRef {
-    BotRef {
-        version: v.id,
-        label: v.label(),
-        builtin: v.spec.clone(),
-        sha256: String::new(),
     }
 }
 

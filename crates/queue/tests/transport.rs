@@ -1,0 +1,174 @@
+//! A result travels in its own message when NATS takes it (a ladder match's, some 350 KB with
+//! its action tape) and through the object store when it is larger: both roads bring the same
+//! result, with its tape, and the stored copy is removed once the result is taken. On the
+//! machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at the end), a
+//! real worker and the server's ingestion.
+
+use std::time::Duration;
+
+use async_nats::jetstream;
+use futures_util::StreamExt;
+use pitboss_queue::worker::WorkerConfig;
+use pitboss_queue::{NatsWorkers, QueueSettings};
+use pitboss_service::workers::Workers;
+use pitboss_service::ServeConfig;
+use pitboss_store::{MatchKind, NewMatch, Store};
+use pitboss_worker::{Job, JobResult, Outcome};
+
+mod common;
+
+use common::{builtin, Streams, NATS};
+
+/// Plays match `id` on a worker of its own that sends bodies above `inline_max` bytes through
+/// the object store; the result as the server's ingestion hands it on.
+async fn play(
+    nats: &NatsWorkers,
+    q: &QueueSettings,
+    store: &Store,
+    dir: &std::path::Path,
+    inline_max: Option<usize>,
+    id: i64,
+) -> Outcome {
+    let m = store.claim_match(nats.claimant()).await.unwrap().unwrap();
+    assert_eq!(m.id, id);
+    let v = |id| async move { store.version(id).await.unwrap().unwrap() };
+    let (a, b) = (v(m.a).await, v(m.b).await);
+    let (tx, mut results) = tokio::sync::mpsc::unbounded_channel();
+    nats.submit(
+        Job::Play {
+            id,
+            preset: m.preset.clone(),
+            seed: m.seed,
+            hands: m.hands,
+            a: builtin(&a),
+            b: builtin(&b),
+        },
+        tx,
+    );
+    let mut wc = WorkerConfig::new(
+        q.clone(),
+        "http://127.0.0.1:9",
+        "pbw_unused",
+        dir.join(format!("cache{id}")),
+    );
+    wc.name = format!("w{id}");
+    wc.sandbox = false;
+    wc.inline_max = inline_max;
+    let worker = tokio::spawn(pitboss_queue::worker::run(wc));
+    let r = tokio::time::timeout(Duration::from_secs(120), results.recv())
+        .await
+        .expect("a result within two minutes")
+        .unwrap();
+    worker.abort();
+    match r {
+        JobResult::Played { id: got, outcome } => {
+            assert_eq!(got, id);
+            outcome
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_travels_inline_or_through_the_object_store_alike() {
+    let Ok(client) = async_nats::connect(NATS).await else {
+        eprintln!("no NATS at {NATS}: skipped");
+        return;
+    };
+    let prefix = format!("t{}_transport", std::process::id());
+    let js = jetstream::new(client);
+    let _streams = Streams(js.clone(), prefix.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("ladder.toml"),
+        "plan = false\nhistory_hands = 0\n",
+    )
+    .unwrap();
+    let cfg = ServeConfig::load(&data, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let store = Store::open_dir(&data).await.unwrap();
+    let q = QueueSettings::new(NATS, &prefix);
+    let nats = NatsWorkers::start(q.clone(), &cfg, store.clone(), 4)
+        .await
+        .unwrap();
+    let (lowball, hilo) = (
+        store.ensure_reference("lowball").await.unwrap(),
+        store.ensure_reference("hilo").await.unwrap(),
+    );
+    // The same match twice (same seed, same bots): 20,000 hands, as the ladder plays.
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        ids.push(
+            store
+                .create_match(&NewMatch {
+                    preset: cfg.presets[0].clone(),
+                    kind: MatchKind::Ladder,
+                    a: lowball.id,
+                    b: hilo.id,
+                    seed: 11,
+                    hands: 20_000,
+                })
+                .await
+                .unwrap(),
+        );
+    }
+    // Every object the store receives, as it arrives (the server made the store at its start).
+    let blobs = js
+        .get_object_store(format!("{prefix}_BLOBS"))
+        .await
+        .unwrap();
+    let mut watch = blobs.watch().await.unwrap();
+    let seen = tokio::spawn(async move {
+        let mut names = Vec::new();
+        while let Ok(Some(Ok(o))) = tokio::time::timeout(Duration::from_secs(5), watch.next()).await
+        {
+            names.push(o.name);
+        }
+        names
+    });
+    let stored = play(&nats, &q, &store, dir.path(), Some(0), ids[0]).await;
+    let inline = play(&nats, &q, &store, dir.path(), None, ids[1]).await;
+
+    for o in [&stored, &inline] {
+        let raw = pitboss_arena::tape::decompress(&o.tape_zst().unwrap(), 1 << 30).unwrap();
+        let head = pitboss_arena::tape::read_header(&raw).unwrap();
+        assert_eq!((head.seats, head.hands), (2, 20_000));
+    }
+    assert_eq!(stored.tape_zst().unwrap(), inline.tape_zst().unwrap());
+    let same = |o: &Outcome| {
+        let mut s = o.stored.clone();
+        s.elapsed_ms = 0;
+        s
+    };
+    assert_eq!(same(&stored), same(&inline));
+    let (w0, w1) = (format!("w{}", ids[0]), format!("w{}", ids[1]));
+    assert_eq!(
+        (stored.worker.as_str(), inline.worker.as_str()),
+        (&*w0, &*w1)
+    );
+
+    // The first result went through the object store, the second did not.
+    let seen = seen.await.unwrap();
+    let (one, two) = (
+        format!("play-{}-{w0}-1", ids[0]),
+        format!("play-{}-{w1}-1", ids[1]),
+    );
+    assert!(seen.contains(&one), "{one} not stored: {seen:?}");
+    assert!(!seen.contains(&two), "{two} stored: {seen:?}");
+
+    // The stored body is removed once its result is acknowledged (soon after it is handed on).
+    let mut left = Vec::new();
+    for _ in 0..100 {
+        left.clear();
+        let mut list = blobs.list().await.unwrap();
+        while let Some(o) = list.next().await {
+            left.push(o.unwrap().name);
+        }
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(left.is_empty(), "left in the object store: {left:?}");
+}
