@@ -83,7 +83,7 @@ pub fn check(setup: &Setup, t: &Tape, claimed: &[BotStats]) -> Result<(), Refusa
         for (field, claimed, tape) in fields {
             if claimed != tape {
                 return Err(Refusal::Totals {
-                    bot,
+                    bot: bot + 1,
                     field,
                     claimed,
                     tape,
