@@ -731,10 +731,14 @@ impl<'a> Recorder<'a> {
                     .filter(|f| f.seat == seat)
                     .map(|f| f.kind.name())
                     .collect();
+                // One numbering for people (docs/REFERENCE.md, *Numbering*): hands, deals,
+                // the button and seats from 1, as in the hand histories (`[k + 1]`, `seats`);
+                // the rotation is a shift (0: bot 1 in seat 1), not an ordinal.
                 let _ = write!(
                     self.hands_csv,
-                    "{k},{},{},{},{},{},{net},{},{},",
-                    s.deal,
+                    "{},{},{},{},{},{},{net},{},{},",
+                    k + 1,
+                    s.deal + 1,
                     s.rotation,
                     s.button + 1,
                     seat.index() + 1,

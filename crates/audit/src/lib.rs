@@ -90,7 +90,9 @@ impl Setup {
     }
 }
 
-/// Why a result is refused. Hands are numbered from 1, as in the hand histories.
+/// Why a result is refused. Hands, seats and bots are numbered from 1, as `hands.csv`, the hand
+/// histories and the bot logs number them (docs/REFERENCE.md, *Numbering*): `hand` is the tape's
+/// index plus one, `seat` the engine's seat plus one, `bot` the position in the match's bot list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     #[error("the action tape: {0}")]

@@ -78,7 +78,7 @@ impl<'a> Replayer<'a> {
             if replayed != claimed {
                 return Err(Refusal::Chips {
                     hand: hand_no,
-                    seat: seat.index(),
+                    seat: seat.index() + 1,
                     claimed,
                     replayed,
                 });
@@ -90,7 +90,7 @@ impl<'a> Replayer<'a> {
                 if replayed != claimed {
                     return Err(Refusal::Luck {
                         hand: hand_no,
-                        seat,
+                        seat: seat + 1,
                         claimed,
                         replayed,
                     });

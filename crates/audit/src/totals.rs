@@ -124,7 +124,7 @@ pub fn compare(sums: &[BotStats], claimed: &[BotStats]) -> Result<(), Refusal> {
         for (field, claimed, tape) in fields {
             if claimed != tape {
                 return Err(Refusal::Totals {
-                    bot,
+                    bot: bot + 1,
                     field,
                     claimed,
                     tape,

@@ -78,7 +78,7 @@ fn changed_totals_are_refused() {
         }
         let e = audit(&setup, &z, &forged, Sampling::default()).unwrap_err();
         assert!(
-            matches!(e, Refusal::Totals { field: f, .. } if f == field),
+            matches!(e, Refusal::Totals { field: f, bot, .. } if f == field && bot == 1 + usize::from(field == "unit_net")),
             "{field}: {e}"
         );
     }
@@ -99,7 +99,19 @@ fn a_changed_hand_net_is_refused_when_sampled() {
         t.hands[100].net[1] -= 200;
     });
     let e = audit_hands(&setup, &fz, &fstats, &[7, 100, 300]).unwrap_err();
-    assert!(matches!(e, Refusal::Chips { hand: 101, .. }), "{e}");
+    // Numbered as hands.csv numbers them: hand 101 (tape index 100), seat 1 (engine seat 0).
+    assert!(
+        matches!(
+            e,
+            Refusal::Chips {
+                hand: 101,
+                seat: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().starts_with("hand 101, seat 1: "), "{e}");
     // Not sampled, it passes: the sample is what catches a forged hand.
     audit_hands(&setup, &fz, &fstats, &[7, 99, 101, 300]).unwrap();
     // The forged net with the genuine totals: refused by the totals whatever is sampled.
@@ -126,7 +138,17 @@ fn a_changed_luck_adjusted_result_is_refused_when_sampled() {
         a[1] -= 50_000;
     });
     let e = audit_hands(&setup, &fz, &fstats, &[42]).unwrap_err();
-    assert!(matches!(e, Refusal::Luck { hand: 43, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Refusal::Luck {
+                hand: 43,
+                seat: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// A change to a tape.

@@ -454,8 +454,18 @@ pub enum PhhCommand {
     #[command(after_long_help = PHH_VERIFY_HELP, after_help = PHH_VERIFY_HELP)]
     Verify(PhhVerifyArgs),
     /// Render hands for a person: seats, cards, actions with pots, draws, showdown, winners.
+    #[command(after_long_help = PHH_SHOW_HELP, after_help = PHH_SHOW_HELP)]
     Show(PhhShowArgs),
 }
+
+const PHH_SHOW_HELP: &str = r#"Numbering: hands and seats count from 1, as in hands.csv. Hand N of a
+match (the `hand` column of hands.csv) is `--hand N`; seat S (its `seat` column) is shown as
+`seat S`, in seat order. PHH's own p1, p2, ... (the players in PokerKit's order: in triple draw
+from the left of the button) are named once, beside their seat, at the top of the hand.
+
+Examples:
+  pitboss phh show results/<run>/hands.phhs --hand 42          hand 42 of hands.csv, in full
+  pitboss phh show results/<run>/hands.phhs.zst --compact | grep 'seat 2 raises'"#;
 
 const PHH_VERIFY_HELP: &str = r#"Every action must be legal for the referee and, where a hand gives
 `finishing_stacks`, the referee's must equal them. Prints `N hands verified` and exits 0, or names
@@ -495,11 +505,12 @@ pub struct PhhVerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct PhhShowArgs {
-    /// Show only the N-th hand of the file (1-based, in file order).
+    /// Show only hand N: the number in hands.csv's `hand` column and the file's `[N]` (from 1).
     #[arg(long, value_name = "N", value_parser = positive_usize, allow_hyphen_values = true)]
     pub hand: Option<usize>,
 
-    /// One line per action (`p1 raises to 200`), no pots or headings: for long files and grep.
+    /// One line per action (`[7] seat 1 raises to 200`), no pots or headings: for long files and
+    /// grep.
     #[arg(long)]
     pub compact: bool,
 

@@ -254,7 +254,10 @@ fn histories_print_their_sizes_and_zstd_is_read_as_it_is() {
         .arg(&zst));
     assert_eq!(code, 0);
     assert!(stdout.lines().count() >= 2, "{stdout}");
-    assert!(stdout.lines().all(|l| l.starts_with("[7] p")), "{stdout}");
+    assert!(
+        stdout.lines().all(|l| l.starts_with("[7] seat ")),
+        "{stdout}"
+    );
     // Past the end: a usage error, not "malformed".
     let (code, _, err) = run(pitboss().args(["phh", "show", "--hand", "501"]).arg(&zst));
     assert_eq!(code, 2, "{err}");

@@ -208,12 +208,19 @@ fn presets(game: &str) -> impl Iterator<Item = String> + '_ {
 /// Distinct fault details of one kind, each with the hands it came in.
 type Examples = Vec<(String, Vec<u64>)>;
 
-/// `hand 3: `, `hands 0, 3, 4: `, `hands 7, 8, 9, … (193 hands): ` — or nothing when no hand is known.
+/// `hand 3: `, `hands 1, 3, 4: `, `hands 7, 8, 9, … (193 hands): ` — or nothing when no hand is
+/// known. `hands` are the protocol's (from 0); people read them from 1, as everywhere else
+/// (docs/REFERENCE.md, *Numbering*).
 fn hands_text(hands: &[u64]) -> String {
-    let list = |h: &[u64]| h.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let list = |h: &[u64]| {
+        h.iter()
+            .map(|k| (k + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match hands.len() {
         0 => String::new(),
-        1 => format!("hand {}: ", hands[0]),
+        1 => format!("hand {}: ", hands[0] + 1),
         n if n <= 5 => format!("hands {}: ", list(hands)),
         n => format!("hands {}, … ({n} hands): ", list(&hands[..3])),
     }

@@ -850,7 +850,8 @@ impl ExternalFactory {
 
     /// `bots/processes.csv`: one line per process — bot (its log's label), pid, start and end on
     /// the referee's clock (µs), lanes, hands dealt into (count, first, last) and the hands as
-    /// runs `first+step*count` (`…` at the end when cut).
+    /// runs `first+step*count` (`…` at the end when cut). Hands are numbered from 1, as in
+    /// `hands.csv` (the protocol's `hand` plus one).
     fn write_ledger(&self) {
         let Some(path) = &self.ledger_path else {
             return;
@@ -865,9 +866,9 @@ impl ExternalFactory {
             let runs: Vec<String> = r
                 .runs
                 .iter()
-                .map(|h| format!("{}+{}*{}", h.first, h.step, h.count))
+                .map(|h| format!("{}+{}*{}", h.first + 1, h.step, h.count))
                 .collect();
-            let opt = |x: Option<u64>| x.map_or_else(String::new, |v| v.to_string());
+            let opt = |x: Option<u64>| x.map_or_else(String::new, |v| (v + 1).to_string());
             text.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{}{}\n",
                 s.label,

@@ -132,32 +132,57 @@ fn malformed(e: &PhhError) -> Report {
     }
 }
 
-/// `pitboss phh show FILE [--hand N] [--compact]`: renders every hand (or the `N`th, 1-based, in
-/// file order), in full or one line per action. A hand number past the end of the file is a usage
-/// error (code 3), not a malformed file.
+/// The number a hand read from a file goes by: its `hand` field, else its `.phhs` table name
+/// (`[7]`), else its place in the file (from 1). Pitboss writes hand `N` of a match (the `hand`
+/// column of `hands.csv`) as `[N]` with `hand = N`, so the three agree on its files.
+fn number_in_file(h: &crate::read::ReadHand, place: usize) -> String {
+    h.hand
+        .hand
+        .as_ref()
+        .map(ToString::to_string)
+        .or_else(|| h.at.hand.clone())
+        .unwrap_or_else(|| place.to_string())
+}
+
+/// `pitboss phh show FILE [--hand N] [--compact]`: renders every hand (or hand `N`: the one whose
+/// number is `N`, the number `hands.csv` shows), in full or one line per action. A hand number the
+/// file does not have is a usage error (code 3), not a malformed file.
 pub fn cli_show(file: &str, hand: Option<usize>, compact: bool) -> Report {
     let hands = match read_file(file) {
         Ok(h) => h,
         Err(e) => return malformed(&e),
     };
-    if let Some(n) = hand.filter(|n| *n == 0 || *n > hands.len()) {
+    let mut numbers: Vec<String> = hands
+        .iter()
+        .enumerate()
+        .map(|(k, h)| number_in_file(h, k + 1))
+        .collect();
+    if numbers.iter().all(|x| x.parse::<u64>().is_err()) {
+        // Hands named, not numbered (another tool's file): by their place, from 1.
+        numbers = (1..=hands.len()).map(|k| k.to_string()).collect();
+    }
+    if let Some(n) = hand.filter(|n| !numbers.contains(&n.to_string())) {
+        let numeric: Vec<u64> = numbers.iter().filter_map(|x| x.parse().ok()).collect();
+        let range = match (numeric.iter().min(), numeric.iter().max()) {
+            (Some(lo), Some(hi)) => format!(", numbered {lo} to {hi}"),
+            _ => String::new(),
+        };
         return Report {
             stdout: String::new(),
             stderr: format!(
-                "error: --hand {n}: {file} has {} hand(s), numbered 1 to {}\n",
+                "error: --hand {n}: {file} has no hand {n}; it has {} hand(s){range}\n",
                 hands.len(),
-                hands.len()
             ),
             code: 3,
         };
     }
     let mut out = String::new();
-    for (k, h) in hands.iter().enumerate() {
-        if hand.is_some_and(|n| n != k + 1) {
+    for (h, number) in hands.iter().zip(&numbers) {
+        if hand.is_some_and(|n| n.to_string() != *number) {
             continue;
         }
         match replay(h) {
-            Ok(r) if compact => out.push_str(&crate::show::render_compact(&r, k + 1)),
+            Ok(r) if compact => out.push_str(&crate::show::render_compact(&r, number)),
             Ok(r) => {
                 out.push_str(&crate::show::render(&r));
                 out.push('\n');

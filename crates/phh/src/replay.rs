@@ -354,11 +354,12 @@ impl Run<'_> {
         };
     }
 
-    /// The engine's `seat N` in a text, as the file's `pK`.
+    /// The engine's `seat N` (its `Display`, numbered from 1) in a text, as the file's `pK`.
     fn seats_as_players(&self, text: &str) -> String {
         let mut t = text.to_string();
         for s in (0..self.players.seat_of.len()).rev() {
-            t = t.replace(&format!("seat {s}"), &self.pname(Seat(s as u8)));
+            let seat = Seat(s as u8);
+            t = t.replace(&seat.to_string(), &self.pname(seat));
         }
         t
     }

@@ -24,28 +24,37 @@ fn five(cs: &[Card; 5]) -> String {
         .join(" ")
 }
 
+/// The number a hand goes by, as `hands.csv` and `phh show --hand` use it: the file's `hand`
+/// field, else its `.phhs` table name (`[7]`); `None` for a lone `.phh` without `hand`.
+pub fn hand_number(r: &Replayed) -> Option<String> {
+    r.phh
+        .hand
+        .as_ref()
+        .map(ToString::to_string)
+        .or_else(|| r.at.hand.clone())
+}
+
+/// How the text names a seat: `seat 1`, `seat 2`, ... — numbered from 1 in seat order, as
+/// `hands.csv` (its `seat` column) and the file's own `seats` field number them. PHH's `p1`,
+/// `p2`, ... are the players in the variant's order (triple draw: from the left of the button),
+/// so they are only named once, in the table at the top, beside the seat they sit in.
+fn seat_label(seat: u8) -> String {
+    pitboss_rules::Seat(seat).to_string()
+}
+
 /// Renders a replayed hand as text.
 pub fn render(r: &Replayed) -> String {
     let game = r.table.game();
     let n = r.table.seats();
-    let pn = |seat: u8| format!("p{}", r.players.player_of(seat) + 1);
-    let name = |seat: u8| {
-        let k = r.players.player_of(seat);
-        match r.phh.players.as_ref().and_then(|p| p.get(k)) {
-            Some(nm) if *nm != format!("p{}", k + 1) => format!("p{} ({nm})", k + 1),
-            _ => format!("p{}", k + 1),
-        }
-    };
+    let pn = seat_label;
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "== {}{} — {} {:?} {:?}",
-        r.at,
-        r.phh
-            .hand
-            .as_ref()
-            .map(|h| format!(" (hand {h})"))
-            .unwrap_or_default(),
+        "== {} — {} {:?} {:?}",
+        match hand_number(r) {
+            Some(h) => format!("hand {h} of {}", r.at.file),
+            None => r.at.file.clone(),
+        },
         r.phh.variant,
         game.variant,
         game.structure
@@ -72,14 +81,22 @@ pub fn render(r: &Replayed) -> String {
             );
         }
     }
-    for k in 0..n {
-        let seat = r.players.seat_of[k];
+    for seat in 0..n as u8 {
+        let k = r.players.player_of(seat);
+        let name = r
+            .phh
+            .players
+            .as_ref()
+            .and_then(|p| p.get(k))
+            .map(String::as_str)
+            .unwrap_or("");
         let _ = writeln!(
             s,
-            "  {:<16} seat {}  stack {}",
-            name(seat),
-            seat,
-            r.table.stack(pitboss_rules::Seat(seat))
+            "  {}  {:<16} stack {}  (p{} in the file)",
+            pn(seat),
+            name,
+            r.table.stack(pitboss_rules::Seat(seat)),
+            k + 1
         );
     }
     let mut pot: Chips = 0;
@@ -272,7 +289,15 @@ pub fn render(r: &Replayed) -> String {
         let _ = writeln!(s, "  {line}");
     }
     if let Some(f) = &r.finishing_stacks {
-        let _ = writeln!(s, "finishing stacks (p1..p{n}): {f:?}");
+        // In seat order, with each seat's result: the `net` of its row in `hands.csv`.
+        let by_seat: Vec<String> = (0..n as u8)
+            .map(|seat| {
+                let end = f[r.players.player_of(seat)];
+                let net = end as i64 - r.table.stack(pitboss_rules::Seat(seat)) as i64;
+                format!("{} {end} ({net:+})", pn(seat))
+            })
+            .collect();
+        let _ = writeln!(s, "finishing stacks (net): {}", by_seat.join(", "));
     }
     match &r.verdict {
         Verdict::Verified => {
@@ -292,10 +317,10 @@ pub fn render(r: &Replayed) -> String {
     s
 }
 
-/// One line per action, prefixed with the hand's number: `[12] p2 raises to 400`. No pots, no
-/// dealing, no headings, so that long files can be read with `grep` and `less`.
-pub fn render_compact(r: &Replayed, number: usize) -> String {
-    let pn = |seat: u8| format!("p{}", r.players.player_of(seat) + 1);
+/// One line per action, prefixed with the hand's number: `[12] seat 2 raises to 400`. No pots,
+/// no dealing, no headings, so that long files can be read with `grep` and `less`.
+pub fn render_compact(r: &Replayed, number: &str) -> String {
+    let pn = seat_label;
     let mut s = String::new();
     for e in &r.events {
         let line = match *e {

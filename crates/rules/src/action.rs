@@ -179,7 +179,8 @@ mod tests {
             },
         };
         let text = e.to_string();
-        assert!(text.starts_with("seat 1 tried"), "{text}");
+        // Seats are shown from 1, as everywhere a person reads them: Seat(1) is the second.
+        assert!(text.starts_with("seat 2 tried"), "{text}");
         assert!(text.contains("the only allowed total is 200"), "{text}");
         assert!(!text.contains("..="), "{text}");
         let r = Reason::AmountOutOfRange {

@@ -4,8 +4,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A seat at the table, 0-based. Displayed as `seat 0`, `seat 1`, ...: the protocol's numbering,
-/// which is what a bot author sees in `view.you` (hand histories use their own `p1`, `p2`, ...).
+/// A seat at the table, 0-based inside the engine and on the wire (the protocol's numbering).
+/// Displayed from 1 (`Seat(0)` is `seat 1`): everything a person reads (`hands.csv`, `phh show`,
+/// `match.log`, error messages) numbers seats from 1, as the hand histories' `seats` field does
+/// (docs/REFERENCE.md, *Numbering*; protocol.md §2 says how the wire maps to it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
@@ -25,6 +27,6 @@ impl Seat {
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "seat {}", self.0)
+        write!(f, "seat {}", u16::from(self.0) + 1)
     }
 }

@@ -58,7 +58,10 @@ impl TableSetup {
             if s == 0 || s > MAX_CHIPS {
                 return Err(SetupError::Field {
                     field: "stacks",
-                    why: format!("seat {i} has {s} chips; a stack must be 1 to {MAX_CHIPS}"),
+                    why: format!(
+                        "seat {} has {s} chips; a stack must be 1 to {MAX_CHIPS}",
+                        i + 1
+                    ),
                 });
             }
             stacks[i] = s;
@@ -66,7 +69,10 @@ impl TableSetup {
         if self.button >= n {
             return Err(SetupError::Field {
                 field: "button",
-                why: format!("seat {} does not exist at a table of {n}", self.button),
+                why: format!(
+                    "seat {} does not exist at a table of {n} (seats 1 to {n})",
+                    self.button + 1
+                ),
             });
         }
         let button = match self.game.variant {

@@ -81,9 +81,9 @@ fn slots(csv: &Path) -> HashMap<u64, (u64, u64)> {
         .collect()
 }
 
-/// The invariants of the referee's record of a match or a game of a tournament: `slot(hand)`
-/// gives the deal and the rotation of a hand (a tournament's hands are numbered per game:
-/// deal · seats + rotation, at every table). `strict`: a match, where two processes of one bot
+/// The invariants of the referee's record of a match or a game of a tournament: `slot(h)` gives
+/// the deal and the rotation of hand `h` (numbered from 1 in `processes.csv` and `hands.csv`; a
+/// tournament's hands are numbered per game: deal · seats + rotation + 1, at every table). `strict`: a match, where two processes of one bot
 /// alive at once must belong to one phase. Returns (processes, lanes) of external bots.
 fn check_record(
     f: &mut Findings,
@@ -256,8 +256,9 @@ fn a_tournaments_tables_and_rotations_never_overlap() {
     });
     f.no_success("bot logs", &run.logs(), &["duplicate-channel"]);
     let procs = processes(&run.out.join("games/27td-fl/bots/processes.csv"));
-    // Heads-up: hand k is deal k / 2 in rotation k % 2 at every table.
-    let (count, lanes) = check_record(&mut f, &procs, |h| (h / 2, h % 2), false);
+    // Heads-up: hand h (numbered from 1) is deal (h - 1) / 2 in rotation (h - 1) % 2 at every
+    // table.
+    let (count, lanes) = check_record(&mut f, &procs, |h| ((h - 1) / 2, (h - 1) % 2), false);
     f.check(lanes >= 4, || format!("{lanes} lanes: no phases"));
     // Every unit of the two bots' four tables, in both rotations.
     let served: u64 = procs.iter().map(|p| p.hands.len() as u64).sum();
