@@ -87,7 +87,7 @@ fn play(name: &str, game: &str, mode: &str, deals: u64) -> (UnitResult, PathBuf)
     let specs = [fixture(mode), "call".to_string()];
     let field = Field::new(&specs, &out, mode == "late");
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
-    let u = play_unit(7, None, &unit(game, deals), &refs, 0, &field, Some(None));
+    let u = play_unit(7, None, &unit(game, deals), &refs, 0, &field, Some(None), 0);
     field.factory.shutdown();
     (u, out)
 }
@@ -170,7 +170,7 @@ fn a_unit_played_rotation_by_rotation_gives_the_unit_played_whole() {
         let spec = unit(game, 150);
         let parts = (0..2)
             .map(|r| {
-                let p = play_unit_part(7, None, &spec, &refs, r, 40 + r, &field, Some(None));
+                let p = play_unit_part(7, None, &spec, &refs, r, 40 + r, &field, Some(None), 0);
                 field.factory.end_lane(40 + r);
                 p
             })

@@ -148,6 +148,18 @@ fn forget(tournament: &Path, name: &str) -> anyhow::Result<usize> {
             }
         }
     }
+    // Its kept hands (`hands/<game>~<bot>~<bot>.phhs`) go with its results.
+    let hands = tournament.join(pitboss_tournament::history::FOLDER);
+    if let Ok(entries) = std::fs::read_dir(&hands) {
+        for e in entries.filter_map(Result::ok) {
+            let file = e.file_name();
+            let id = file.to_string_lossy();
+            let parts: Vec<&str> = id.trim_end_matches(".phhs").split('~').collect();
+            if parts.len() > 1 && parts[1..].contains(&name) {
+                std::fs::remove_file(e.path())?;
+            }
+        }
+    }
     Ok(n)
 }
 
@@ -175,6 +187,8 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
         ..TournamentFile::default()
     };
     let mut cfg = TournamentConfig::from_file(f, || dir.join("tournament"))?;
+    // The pairings played now (the new bot's) keep their first hands, which the report links.
+    cfg.history_hands = pitboss_tournament::history::DEFAULT_HANDS;
     // Always salted: the gauntlet keeps its plan's settings (salt included) as bots join, and
     // any submission may be an external bot.
     bots::salt_tournament(&mut cfg, true)?;
@@ -500,7 +514,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     let Some(entry) = changed else {
         drop(staged);
         if let Some(report) = play(dir, &reg, args.threads)? {
-            print_rank(&report, &args.name);
+            print_rank(&report, &args.name, &dir.join("tournament"));
         }
         return Ok(());
     };
@@ -549,7 +563,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
         entry.name, entry.version, files.files, files.bytes, entry.hash
     );
     if let Some(report) = report {
-        print_rank(&report, &entry.name);
+        print_rank(&report, &entry.name, &dir.join("tournament"));
     }
     Ok(())
 }
@@ -572,7 +586,18 @@ fn play(
     Ok(Some(report))
 }
 
-fn print_rank(report: &pitboss_tournament::report::Report, name: &str) {
+fn print_rank(report: &pitboss_tournament::report::Report, name: &str, tournament: &Path) {
+    let kept = report.hands_of(tournament, name);
+    if let Some(first) = kept.first() {
+        println!(
+            "{} pairings of {} keep their first {} hands in {} (linked from report.html); read one with: pitboss phh show {} --hand 1",
+            kept.len(),
+            pitboss_arena::name::terminal(name),
+            first.2.hands,
+            tournament.join(pitboss_tournament::history::FOLDER).display(),
+            super::outdir::shell_word(&tournament.join(&first.2.path))
+        );
+    }
     if let Some(b) = report.bots.iter().find(|b| b.bot == name) {
         println!(
             "{} ranks {} of {} (rating {:.1} [{:.1}, {:.1}] mbb/hand)",
