@@ -290,7 +290,7 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub force: bool,
     /// Keep the first hands of each pairing as PHH histories, hands/<game>~<bot>~<bot>.phhs
-    /// (--history-hands of them, 500 by default: about 100-250 KB a pairing), linked from
+    /// (--history-hands of them, 500 by default: about 200 KB a pairing), linked from
     /// report.html; read one with `pitboss phh show FILE --hand N`.
     #[arg(long)]
     pub history: bool,

@@ -283,3 +283,46 @@ fn the_chart_legend_hides_no_curve_and_says_what_the_chart_shows() {
     // Intervals keep to one line in narrow columns.
     assert!(html.contains("white-space: nowrap"));
 }
+
+#[test]
+fn submit_keeps_the_submitted_bots_hands_and_its_report_links_them() {
+    let t = Tmp::new("submit");
+    let reg = t.0.join("registry");
+    let said = ok(pitboss()
+        .args(["submit", "lowball", "--name", "lowball-2", "--registry"])
+        .arg(&reg));
+    let dir = reg.join("tournament");
+    let bots = std::fs::read_to_string(dir.join("leaderboard.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let games = std::fs::read_to_string(dir.join("crosstable.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    // Its pairings only: one file per opponent and game, none of the reference bots' own.
+    let pairings = (bots - 1) * games;
+    let files: Vec<String> = std::fs::read_dir(dir.join("hands"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), pairings, "{files:?}");
+    assert!(files.iter().all(|f| f.contains("~lowball-2")), "{files:?}");
+    assert!(
+        said.contains(&format!(
+            "{pairings} pairings of lowball-2 keep their first 500 hands"
+        )),
+        "{said}"
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let mine = own_view(&html, "lowball-2");
+    let linked: std::collections::BTreeSet<String> = file_links(mine).into_iter().collect();
+    assert_eq!(linked.len(), pairings, "{mine}");
+    for l in linked {
+        assert!(dir.join(&l).is_file(), "{l}");
+    }
+}

@@ -127,6 +127,10 @@ pub struct TournamentConfig {
     /// plan (like `threads`), so a resume may turn it on or off without changing any result.
     #[serde(skip)]
     pub history_hands: u64,
+    /// With `history_hands`: keep only the hands of tables where one of these bots sits (empty:
+    /// every table). The registry keeps the submitted bot's.
+    #[serde(skip)]
+    pub history_of: Vec<String>,
 }
 
 /// The most duplicate deals per table and game (10^12).
@@ -335,6 +339,7 @@ impl TournamentConfig {
             threads,
             out: f.out.unwrap_or_else(default_out),
             history_hands: 0,
+            history_of: Vec::new(),
         })
     }
 

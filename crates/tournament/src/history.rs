@@ -19,7 +19,8 @@ use pitboss_rules::{Event, Game};
 use super::plan::{Plan, UnitSpec};
 use super::TournamentError;
 
-/// How many hands of each pairing `--history` keeps unless told (about 100–250 KB a pairing).
+/// How many hands of each pairing `--history` keeps unless told (about 200 KB a pairing: 400–500
+/// bytes a hand in the fixed-limit games).
 pub const DEFAULT_HANDS: u64 = 500;
 
 /// The folder of the history files in a tournament folder.

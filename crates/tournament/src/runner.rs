@@ -391,6 +391,12 @@ impl Work<'_> {
             return None;
         }
         let luck = cfg.luck_adjust.then_some(cfg.luck_model.as_deref());
+        let kept = if cfg.history_of.is_empty() || u.bots.iter().any(|b| cfg.history_of.contains(b))
+        {
+            cfg.history_hands
+        } else {
+            0
+        };
         let (mut r, hands) = match task.rotation {
             None => {
                 let r = play_unit(
@@ -401,7 +407,7 @@ impl Work<'_> {
                     t,
                     factory,
                     luck,
-                    cfg.history_hands,
+                    kept,
                 );
                 (r, u.deals * u.bots.len() as u64)
             }
@@ -415,7 +421,7 @@ impl Work<'_> {
                     task.lane,
                     factory,
                     luck,
-                    cfg.history_hands,
+                    kept,
                 );
                 let hands = part.hands;
                 let n = u.bots.len();

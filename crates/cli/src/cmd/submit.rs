@@ -164,7 +164,12 @@ fn forget(tournament: &Path, name: &str) -> anyhow::Result<usize> {
 }
 
 /// The registry's tournament over all entries.
-fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<TournamentConfig> {
+fn gauntlet(
+    dir: &Path,
+    r: &Registry,
+    threads: Option<usize>,
+    kept: Option<&str>,
+) -> anyhow::Result<TournamentConfig> {
     let s = &r.settings;
     let f = TournamentFile {
         name: Some(s.name.clone()),
@@ -187,8 +192,11 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
         ..TournamentFile::default()
     };
     let mut cfg = TournamentConfig::from_file(f, || dir.join("tournament"))?;
-    // The pairings played now (the new bot's) keep their first hands, which the report links.
-    cfg.history_hands = pitboss_tournament::history::DEFAULT_HANDS;
+    // The submitted bot's pairings keep their first hands, which the report links.
+    if let Some(name) = kept {
+        cfg.history_hands = pitboss_tournament::history::DEFAULT_HANDS;
+        cfg.history_of = vec![name.to_string()];
+    }
     // Always salted: the gauntlet keeps its plan's settings (salt included) as bots join, and
     // any submission may be an external bot.
     bots::salt_tournament(&mut cfg, true)?;
@@ -513,7 +521,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     };
     let Some(entry) = changed else {
         drop(staged);
-        if let Some(report) = play(dir, &reg, args.threads)? {
+        if let Some(report) = play(dir, &reg, args.threads, Some(&args.name))? {
             print_rank(&report, &args.name, &dir.join("tournament"));
         }
         return Ok(());
@@ -539,7 +547,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
                 entry.name, entry.version
             );
         }
-        play(dir, &reg, args.threads)
+        play(dir, &reg, args.threads, Some(&entry.name))
     })();
     let report = match played {
         Ok(r) => r,
@@ -569,17 +577,19 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
 }
 
 /// Plays the registry's gauntlet and prints its leaderboard; `None` when fewer than two bots are
-/// registered (nobody to play: the gauntlet succeeds with nothing to do).
+/// registered (nobody to play: the gauntlet succeeds with nothing to do). The pairings of bot
+/// `kept` that are played keep their first hands (`tournament/hands/`).
 fn play(
     dir: &Path,
     reg: &Registry,
     threads: Option<usize>,
+    kept: Option<&str>,
 ) -> anyhow::Result<Option<pitboss_tournament::report::Report>> {
     if reg.entries.len() < 2 {
         println!("the gauntlet needs two bots: it plays when the next one is submitted");
         return Ok(None);
     }
-    let cfg = gauntlet(dir, reg, threads)?;
+    let cfg = gauntlet(dir, reg, threads, kept)?;
     let report = super::tournament::run_config(&cfg, Shard::default(), RunMode::Extend)?
         .expect("unsharded runs report");
     super::tournament::print_report(&report, &cfg.out);
