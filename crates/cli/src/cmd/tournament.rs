@@ -280,10 +280,18 @@ pub fn run_config(
         progress.update(p, started)
     })?;
     progress.finish();
-    if cfg.history_hands > 0 {
+    if cfg.history_hands > 0 && summary.played > 0 {
         let n = cfg.history_hands.min(cfg.batch * cfg.table_size as u64);
+        let of = if cfg.history_of.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " of {}",
+                pitboss_arena::name::terminal(&cfg.history_of.join(", "))
+            )
+        };
         println!(
-            "kept the first {n} hands of each pairing played by this run in {} (one .phhs file per pairing; read one with: pitboss phh show FILE --hand N)",
+            "kept the first {n} hands of each pairing{of} played by this run in {} (one .phhs file per pairing; read one with: pitboss phh show FILE --hand N)",
             cfg.out.join(tournament::history::FOLDER).display()
         );
     }
