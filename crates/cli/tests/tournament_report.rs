@@ -207,6 +207,19 @@ fn each_bot_reads_its_pairings_with_its_own_sign() {
     assert!((theirs + want).abs() < 0.06, "random's view shows {theirs}");
     assert!(own_view(&html, "lowball").contains("<td>won</td>"));
     assert!(own_view(&html, "random").contains("<td>lost</td>"));
+    // leaderboard.md too.
+    let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    let own = &md[md
+        .find("## Each bot's pairings, from its own side")
+        .unwrap()..];
+    let row = own
+        .lines()
+        .find(|l| l.starts_with("| lowball | 27td-fl | random |"))
+        .unwrap_or_else(|| panic!("{own}"));
+    assert!(
+        row.contains(&format!("| {want:.1} [")) && row.ends_with("| won |"),
+        "{row}"
+    );
 }
 
 #[test]
