@@ -184,11 +184,15 @@ Examples:
   pitboss tournament --resume results/t1
   pitboss tournament tournament.toml --out results/t1/shard-0 --shard 0/4    # then: pitboss merge
   pitboss tournament --bot lowball --bot random --deals 100000 --batch 500 --sprt 0,50
+  pitboss tournament --bot lowball --bot hilo --deals 20000 --history --out results/t2
+      then: pitboss phh show results/t2/hands/27td-fl~lowball~hilo.phhs --hand 1
 
 Sharding: --shard I/N runs units I, I+N, I+2N, ...; without the flag, SLURM_ARRAY_TASK_ID (minus
 SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of PITBOSS_SHARDS,
 choose the shard. Output: plan.json, units/, leaderboard.csv, crosstable.csv, leaderboard.md,
-report.html (a sharded run writes the reports at `pitboss merge`)."#;
+report.html (a sharded run writes the reports at `pitboss merge`); with --history, hands/: the
+first 500 hands (--history-hands N) of each pairing played by this run, one PHH file per pairing
+(200-500 bytes a hand), linked from report.html; `pitboss merge` copies them too."#;
 
 const MERGE_HELP: &str = r#"Checks that the folders hold the same plan and every shard exactly once (a missing or
 duplicated shard or unit is named), copies the units into OUT and writes the reports there; the
@@ -285,6 +289,15 @@ pub struct TournamentArgs {
     /// Empty a non-empty --out folder first (everything in it is deleted).
     #[arg(long)]
     pub force: bool,
+    /// Keep the first hands of each pairing as PHH histories, hands/<game>~<bot>~<bot>.phhs
+    /// (--history-hands of them, 500 by default: about 200 KB a pairing), linked from
+    /// report.html; read one with `pitboss phh show FILE --hand N`.
+    #[arg(long)]
+    pub history: bool,
+    /// With --history: how many hands of each pairing to keep, at most one work unit's (--batch
+    /// deals × the table size) [default: 500].
+    #[arg(long, value_name = "N", value_parser = positive, allow_hyphen_values = true, requires = "history")]
+    pub history_hands: Option<u64>,
 }
 
 #[derive(Debug, clap::Args)]

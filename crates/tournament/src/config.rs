@@ -122,6 +122,15 @@ pub struct TournamentConfig {
     pub threads: usize,
     #[serde(skip)]
     pub out: PathBuf,
+    /// Keep the PHH histories of the first this many hands of each pairing (0: none), at most
+    /// its first work unit's hands: see [`crate::history`]. A setting of the run, not of the
+    /// plan (like `threads`), so a resume may turn it on or off without changing any result.
+    #[serde(skip)]
+    pub history_hands: u64,
+    /// With `history_hands`: keep only the hands of tables where one of these bots sits (empty:
+    /// every table). The registry keeps the submitted bot's.
+    #[serde(skip)]
+    pub history_of: Vec<String>,
 }
 
 /// The most duplicate deals per table and game (10^12).
@@ -329,6 +338,8 @@ impl TournamentConfig {
                 .then(|| pitboss_luck::MODEL_NAME.to_string()),
             threads,
             out: f.out.unwrap_or_else(default_out),
+            history_hands: 0,
+            history_of: Vec::new(),
         })
     }
 

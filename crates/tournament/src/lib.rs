@@ -12,9 +12,11 @@
 //! arena's match pieces (referee, seats, statistics), never the other way round.
 //!
 //! Folder layout: `plan.json`, `shard.json` (sharded runs), `units/`, `games/<game>/bots/` (logs of
-//! external bots, written by the binary's factories), and the reports.
+//! external bots, written by the binary's factories), `hands/` (with `--history`: the first hands
+//! of each pairing, see [`history`]), and the reports.
 
 pub mod config;
+pub mod history;
 pub mod plan;
 pub mod ratings;
 pub mod report;

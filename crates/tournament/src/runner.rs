@@ -27,7 +27,8 @@ use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::config::TournamentConfig;
-use super::plan::Plan;
+use super::history;
+use super::plan::{Plan, UnitSpec};
 use super::results::{sprt_step, unit_chips};
 use super::shards::{read_plan, read_shard, read_units, Shard};
 use super::unit::{
@@ -148,9 +149,10 @@ fn prepare(dir: &Path, plan: &Plan, shard: Shard, mode: RunMode) -> Result<(), T
                 // Drop the units of the old plan that the new one does not have.
                 for u in &old.units {
                     if !plan.units.iter().any(|x| x.id == u.id) {
-                        let p = unit_path(dir, &u.id);
-                        if p.exists() {
-                            std::fs::remove_file(&p).map_err(TournamentError::io(&p))?;
+                        for p in [unit_path(dir, &u.id), history::path(dir, u)] {
+                            if p.exists() {
+                                std::fs::remove_file(&p).map_err(TournamentError::io(&p))?;
+                            }
                         }
                     }
                 }
@@ -343,6 +345,27 @@ impl Work<'_> {
         played
     }
 
+    /// Writes the history of a batch-0 unit `u` that kept hands; removes a history of its table
+    /// left from an earlier run when it kept none (a history file always shows the hands of the
+    /// unit file beside it).
+    fn write_history(&self, u: &UnitSpec, r: &UnitResult) -> Result<(), TournamentError> {
+        if u.batch != 0 {
+            return Ok(());
+        }
+        let path = history::path(self.dir, u);
+        if r.history.is_empty() {
+            return match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(TournamentError::io(&path)(e))
+                }
+                _ => Ok(()),
+            };
+        }
+        let folder = self.dir.join(history::FOLDER);
+        std::fs::create_dir_all(&folder).map_err(TournamentError::io(&folder))?;
+        write_atomic(&path, &r.history).map_err(TournamentError::io(&path))
+    }
+
     /// Plays one task: a unit (written at once), or a seat rotation of a unit (written when its
     /// last rotation is in). `None` when there is nothing to report.
     fn task(
@@ -368,6 +391,12 @@ impl Work<'_> {
             return None;
         }
         let luck = cfg.luck_adjust.then_some(cfg.luck_model.as_deref());
+        let kept = if cfg.history_of.is_empty() || u.bots.iter().any(|b| cfg.history_of.contains(b))
+        {
+            cfg.history_hands
+        } else {
+            0
+        };
         let (mut r, hands) = match task.rotation {
             None => {
                 let r = play_unit(
@@ -378,6 +407,7 @@ impl Work<'_> {
                     t,
                     factory,
                     luck,
+                    kept,
                 );
                 (r, u.deals * u.bots.len() as u64)
             }
@@ -391,6 +421,7 @@ impl Work<'_> {
                     task.lane,
                     factory,
                     luck,
+                    kept,
                 );
                 let hands = part.hands;
                 let n = u.bots.len();
@@ -411,6 +442,10 @@ impl Work<'_> {
             }
         };
         r.seal(&self.settings);
+        // The history first: a unit file on disk vouches for its table's history beside it.
+        if let Err(e) = self.write_history(u, &r) {
+            return Some(Done::Failed(e));
+        }
         let path = unit_path(self.dir, &u.id);
         let bytes = serde_json::to_vec(&r).expect("serializes");
         Some(match write_atomic(&path, &bytes) {

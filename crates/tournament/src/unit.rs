@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use pitboss_cards::Deck;
 use pitboss_luck::Model;
 
+use super::history::{self, Recorder};
 use super::plan::{bot_seed, game_key, sha256_hex, UnitSpec};
 use super::TournamentError;
 use pitboss_arena::convert;
@@ -119,6 +120,11 @@ pub struct UnitResult {
     /// SHA-256 of the rest of the file ([`UnitResult::content_hash`]).
     #[serde(default)]
     pub checksum: String,
+    /// The PHH records of the hands kept (`history` of [`play_unit`]), in hand order; never in
+    /// the unit's file: the runner writes them to the table's history file
+    /// ([`crate::history::path`]).
+    #[serde(skip)]
+    pub history: Vec<u8>,
 }
 
 impl UnitResult {
@@ -245,6 +251,10 @@ pub fn read_unit(path: &Path) -> Result<UnitResult, TournamentError> {
 /// rotation`), so a process only ever returns to later batches of its own table and rotation.
 /// (The runner plays units of bots that run as processes rotation by rotation instead, with
 /// [`play_unit_part`]: see [`crate::runner`].)
+///
+/// `history`: the PHH records of the pairing's hands numbered below it are kept in
+/// [`UnitResult::history`] (only a batch-0 unit has such hands: see [`crate::history`]).
+#[allow(clippy::too_many_arguments)]
 pub fn play_unit(
     seed: u64,
     salt: Option<&pitboss_cards::Salt>,
@@ -253,6 +263,7 @@ pub fn play_unit(
     table_index: usize,
     factory: &dyn EntrantFactory,
     luck: Option<Option<&str>>,
+    history: u64,
 ) -> UnitResult {
     let n = spec.bots.len();
     let play = Play {
@@ -262,6 +273,7 @@ pub fn play_unit(
         specs,
         factory,
         luck,
+        history,
     };
     play.part(None, |r| table_index * n + r).result(spec)
 }
@@ -281,6 +293,7 @@ pub fn play_unit_part(
     lane: usize,
     factory: &dyn EntrantFactory,
     luck: Option<Option<&str>>,
+    history: u64,
 ) -> UnitPart {
     let play = Play {
         seed,
@@ -289,6 +302,7 @@ pub fn play_unit_part(
         specs,
         factory,
         luck,
+        history,
     };
     play.part(Some(rotation), |_| lane)
 }
@@ -301,6 +315,8 @@ struct Play<'a> {
     specs: &'a [&'a str],
     factory: &'a dyn EntrantFactory,
     luck: Option<Option<&'a str>>,
+    /// Hands of the pairing numbered below this have their PHH records kept.
+    history: u64,
 }
 
 impl Play<'_> {
@@ -343,6 +359,16 @@ impl Play<'_> {
             spec.deals as usize,
             rotation.is_some(),
         );
+        // Only hands of the pairing below `history` are kept; a unit has none past its first
+        // hand's number.
+        if self.history > spec.first_deal * n as u64 {
+            acc.history = Some(Recorder::new(
+                self.history,
+                preset.game,
+                vec![preset.stack; n],
+                spec.bots.clone(),
+            ));
+        }
         let range = spec.first_deal * n as u64..(spec.first_deal + spec.deals) * n as u64;
         // The rotations played, and the rotation of each lane of players.
         let rots: Vec<usize> = match rotation {
@@ -453,7 +479,9 @@ impl UnitPart {
     /// The result of a unit played whole.
     fn result(self, spec: &UnitSpec) -> UnitResult {
         let t = self.tally;
-        unit_result(spec, t.stats, t.net, t.adj)
+        let mut r = unit_result(spec, t.stats, t.net, t.adj);
+        r.history = history::bytes(t.history.map(Recorder::into_hands).unwrap_or_default());
+        r
     }
 }
 
@@ -495,7 +523,11 @@ pub fn merge_parts(spec: &UnitSpec, parts: Vec<UnitPart>) -> UnitResult {
             }
         }
     }
-    unit_result(spec, stats, net, adj)
+    let mut r = unit_result(spec, stats, net, adj);
+    r.history = history::bytes(Recorder::merge(
+        parts.into_iter().filter_map(|p| p.tally.history),
+    ));
+    r
 }
 
 fn unit_result(
@@ -516,6 +548,7 @@ fn unit_result(
         adj,
         plan: String::new(),
         checksum: String::new(),
+        history: Vec::new(),
     }
 }
 
@@ -534,6 +567,8 @@ struct Tally {
     luck: Option<pitboss_luck::HandAdjuster>,
     split: bool,
     hands: u64,
+    /// With a history to keep: the records of the kept hands.
+    history: Option<Recorder>,
 }
 
 impl Tally {
@@ -549,6 +584,7 @@ impl Tally {
             unit_net: vec![0; n],
             unit_adj: vec![0; n],
             luck,
+            history: None,
         }
     }
 
@@ -563,6 +599,9 @@ impl Tally {
         let n = self.n;
         let s = slot(k, n, true);
         let milli = self.luck.as_mut().map(|l| l.hand(s.deal, events, net));
+        if let Some(h) = self.history.as_mut() {
+            h.hand(k, s.rotation, s.button, events);
+        }
         for &(seat, chips) in net {
             let bot = (seat.index() + n - s.rotation) % n;
             self.stats[bot].add_hand(seat, events, chips);

@@ -82,12 +82,25 @@ fn unit(game: &str, deals: u64) -> UnitSpec {
     }
 }
 
+/// Hands of a unit whose PHH records are kept (`--history`): fewer than a unit of 150 deals
+/// holds, so that the cut is tested too; [`UnitResult::history`] takes part in every comparison.
+const KEPT: u64 = 250;
+
 fn play(name: &str, game: &str, mode: &str, deals: u64) -> (UnitResult, PathBuf) {
     let out = tmp(name);
     let specs = [fixture(mode), "call".to_string()];
     let field = Field::new(&specs, &out, mode == "late");
     let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
-    let u = play_unit(7, None, &unit(game, deals), &refs, 0, &field, Some(None));
+    let u = play_unit(
+        7,
+        None,
+        &unit(game, deals),
+        &refs,
+        0,
+        &field,
+        Some(None),
+        KEPT,
+    );
     field.factory.shutdown();
     (u, out)
 }
@@ -170,13 +183,18 @@ fn a_unit_played_rotation_by_rotation_gives_the_unit_played_whole() {
         let spec = unit(game, 150);
         let parts = (0..2)
             .map(|r| {
-                let p = play_unit_part(7, None, &spec, &refs, r, 40 + r, &field, Some(None));
+                let p = play_unit_part(7, None, &spec, &refs, r, 40 + r, &field, Some(None), KEPT);
                 field.factory.end_lane(40 + r);
                 p
             })
             .collect();
         let merged = merge_parts(&spec, parts);
         assert_eq!(merged, whole, "{game} {mode}");
+        // The kept hands of both rotations, back in hand order: [1], [2], ... [KEPT].
+        let text = String::from_utf8(merged.history.clone()).unwrap();
+        let heads: Vec<&str> = text.lines().filter(|l| l.starts_with('[')).collect();
+        let want: Vec<String> = (1..=KEPT).map(|k| format!("[{k}]")).collect();
+        assert_eq!(heads, want, "{game} {mode}");
         // One process per phase, none alive across the two.
         let ledger = field.factory.ledger();
         assert_eq!(ledger.len(), 2, "{ledger:?}");

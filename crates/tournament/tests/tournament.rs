@@ -537,5 +537,13 @@ fn hostile_names_in_a_plan_are_escaped_in_every_report() {
         !html.contains("<script>") && !html.contains("<b>x"),
         "{html}"
     );
+    // The parts that name bots: the chart's legend, each bot's own view, the play statistics.
+    for part in [
+        "[2J|`x`&lt;b&gt;x&lt;/b&gt;</span>",
+        "[2J|`x`&lt;b&gt;x&lt;/b&gt;</h3>",
+        "[2J|`x`&lt;b&gt;x&lt;/b&gt;</a></td>",
+    ] {
+        assert!(html.contains(part), "{part} not in {html}");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -24,6 +24,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     for u in loaded.units.values() {
         write_atomic(&unit_path(out, &u.id), &serde_json::to_vec(u)?)?;
     }
+    pitboss_tournament::history::gather(&args.dirs, &loaded.plan, out)?;
     let report = Report::build(&loaded.plan, &standings);
     report.write(out)?;
     println!(

@@ -148,11 +148,28 @@ fn forget(tournament: &Path, name: &str) -> anyhow::Result<usize> {
             }
         }
     }
+    // Its kept hands (`hands/<game>~<bot>~<bot>.phhs`) go with its results.
+    let hands = tournament.join(pitboss_tournament::history::FOLDER);
+    if let Ok(entries) = std::fs::read_dir(&hands) {
+        for e in entries.filter_map(Result::ok) {
+            let file = e.file_name();
+            let id = file.to_string_lossy();
+            let parts: Vec<&str> = id.trim_end_matches(".phhs").split('~').collect();
+            if parts.len() > 1 && parts[1..].contains(&name) {
+                std::fs::remove_file(e.path())?;
+            }
+        }
+    }
     Ok(n)
 }
 
 /// The registry's tournament over all entries.
-fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<TournamentConfig> {
+fn gauntlet(
+    dir: &Path,
+    r: &Registry,
+    threads: Option<usize>,
+    kept: Option<&str>,
+) -> anyhow::Result<TournamentConfig> {
     let s = &r.settings;
     let f = TournamentFile {
         name: Some(s.name.clone()),
@@ -175,6 +192,11 @@ fn gauntlet(dir: &Path, r: &Registry, threads: Option<usize>) -> anyhow::Result<
         ..TournamentFile::default()
     };
     let mut cfg = TournamentConfig::from_file(f, || dir.join("tournament"))?;
+    // The submitted bot's pairings keep their first hands, which the report links.
+    if let Some(name) = kept {
+        cfg.history_hands = pitboss_tournament::history::DEFAULT_HANDS;
+        cfg.history_of = vec![name.to_string()];
+    }
     // Always salted: the gauntlet keeps its plan's settings (salt included) as bots join, and
     // any submission may be an external bot.
     bots::salt_tournament(&mut cfg, true)?;
@@ -499,8 +521,8 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     };
     let Some(entry) = changed else {
         drop(staged);
-        if let Some(report) = play(dir, &reg, args.threads)? {
-            print_rank(&report, &args.name);
+        if let Some(report) = play(dir, &reg, args.threads, Some(&args.name))? {
+            print_rank(&report, &args.name, &dir.join("tournament"));
         }
         return Ok(());
     };
@@ -525,7 +547,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
                 entry.name, entry.version
             );
         }
-        play(dir, &reg, args.threads)
+        play(dir, &reg, args.threads, Some(&entry.name))
     })();
     let report = match played {
         Ok(r) => r,
@@ -549,30 +571,43 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
         entry.name, entry.version, files.files, files.bytes, entry.hash
     );
     if let Some(report) = report {
-        print_rank(&report, &entry.name);
+        print_rank(&report, &entry.name, &dir.join("tournament"));
     }
     Ok(())
 }
 
 /// Plays the registry's gauntlet and prints its leaderboard; `None` when fewer than two bots are
-/// registered (nobody to play: the gauntlet succeeds with nothing to do).
+/// registered (nobody to play: the gauntlet succeeds with nothing to do). The pairings of bot
+/// `kept` that are played keep their first hands (`tournament/hands/`).
 fn play(
     dir: &Path,
     reg: &Registry,
     threads: Option<usize>,
+    kept: Option<&str>,
 ) -> anyhow::Result<Option<pitboss_tournament::report::Report>> {
     if reg.entries.len() < 2 {
         println!("the gauntlet needs two bots: it plays when the next one is submitted");
         return Ok(None);
     }
-    let cfg = gauntlet(dir, reg, threads)?;
+    let cfg = gauntlet(dir, reg, threads, kept)?;
     let report = super::tournament::run_config(&cfg, Shard::default(), RunMode::Extend)?
         .expect("unsharded runs report");
     super::tournament::print_report(&report, &cfg.out);
     Ok(Some(report))
 }
 
-fn print_rank(report: &pitboss_tournament::report::Report, name: &str) {
+fn print_rank(report: &pitboss_tournament::report::Report, name: &str, tournament: &Path) {
+    let kept = report.hands_of(tournament, name);
+    if let Some(first) = kept.first() {
+        println!(
+            "{} pairings of {} keep their first {} hands in {} (linked from report.html); read one with: pitboss phh show {} --hand 1",
+            kept.len(),
+            pitboss_arena::name::terminal(name),
+            first.2.hands,
+            tournament.join(pitboss_tournament::history::FOLDER).display(),
+            super::outdir::shell_word(&tournament.join(&first.2.path))
+        );
+    }
     if let Some(b) = report.bots.iter().find(|b| b.bot == name) {
         println!(
             "{} ranks {} of {} (rating {:.1} [{:.1}, {:.1}] mbb/hand)",

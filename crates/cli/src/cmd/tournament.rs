@@ -126,6 +126,16 @@ fn default_out(name: &str) -> PathBuf {
 /// # Errors
 /// Bad files or values, naming the flag or key.
 pub fn config_from_args(args: &TournamentArgs) -> anyhow::Result<TournamentConfig> {
+    let mut cfg = config_without_history(args)?;
+    if args.history {
+        cfg.history_hands = args
+            .history_hands
+            .unwrap_or(tournament::history::DEFAULT_HANDS);
+    }
+    Ok(cfg)
+}
+
+fn config_without_history(args: &TournamentArgs) -> anyhow::Result<TournamentConfig> {
     let has_flags = !args.games.is_empty()
         || !args.bots.is_empty()
         || args.deals.is_some()
@@ -270,6 +280,21 @@ pub fn run_config(
         progress.update(p, started)
     })?;
     progress.finish();
+    if cfg.history_hands > 0 && summary.played > 0 {
+        let n = cfg.history_hands.min(cfg.batch * cfg.table_size as u64);
+        let of = if cfg.history_of.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " of {}",
+                pitboss_arena::name::terminal(&cfg.history_of.join(", "))
+            )
+        };
+        println!(
+            "kept the first {n} hands of each pairing{of} played by this run in {} (one .phhs file per pairing; read one with: pitboss phh show FILE --hand N)",
+            cfg.out.join(tournament::history::FOLDER).display()
+        );
+    }
     let secs = summary.elapsed.as_secs_f64();
     println!(
         "{} units played, {} reused, {} skipped by SPRT; {} hands in {:.1} s ({:.0} hands/s); seed {}{}",
@@ -305,6 +330,8 @@ pub fn report_folders(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Report> {
     let loaded = load_folders(dirs)?;
     let standings = Standings::compute(&loaded.plan, &loaded.units, &|u| loaded.locate(u))?;
     let report = Report::build(&loaded.plan, &standings);
+    // The kept hands of shard folders go beside the report that links them.
+    tournament::history::gather(dirs, &loaded.plan, out)?;
     report.write(out)?;
     Ok(report)
 }

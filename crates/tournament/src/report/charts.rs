@@ -5,7 +5,6 @@ use plotters::prelude::*;
 
 /// A bot's cumulative winnings: points (hands played, units won, half-width of the 95% band).
 pub struct Curve {
-    pub name: String,
     pub points: Vec<(f64, f64, f64)>,
 }
 
@@ -33,11 +32,19 @@ fn color(i: usize) -> RGBColor {
     C[i % C.len()]
 }
 
+/// Bot `i`'s colour as CSS, for the legend the page draws under the chart.
+pub fn css_color(i: usize) -> String {
+    let c = color(i);
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
 fn failed(what: &str, e: impl std::fmt::Display) -> String {
     format!("<p class=\"error\">{what} chart could not be drawn: {e}</p>")
 }
 
-/// Cumulative winnings per bot with a 95% band.
+/// Cumulative winnings per bot with a 95% band; bot `i` (index into `curves`) in
+/// [`css_color`]`(i)`. No legend inside the plot: it hid the start of every curve, where they are
+/// closest together; the page writes it under the chart.
 pub fn cumulative(curves: &[Curve]) -> String {
     let mut svg = String::new();
     let res = (|| -> Result<(), Box<dyn std::error::Error>> {
@@ -78,23 +85,11 @@ pub fn cumulative(curves: &[Curve]) -> String {
                     col.mix(0.6).stroke_width(1),
                 ))?;
             }
-            chart
-                .draw_series(LineSeries::new(
-                    c.points.iter().map(|p| (p.0, p.1)),
-                    col.stroke_width(2),
-                ))?
-                .label(c.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], col.stroke_width(3))
-                });
+            chart.draw_series(LineSeries::new(
+                c.points.iter().map(|p| (p.0, p.1)),
+                col.stroke_width(2),
+            ))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 15))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()?;
         root.present()?;
         Ok(())
     })();
@@ -212,7 +207,6 @@ mod tests {
     #[test]
     fn the_last_x_label_is_not_clipped() {
         let curves = vec![Curve {
-            name: "a".into(),
             points: vec![
                 (0.0, 0.0, 0.0),
                 (400_000.0, 50.0, 9.0),

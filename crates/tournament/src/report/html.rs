@@ -1,7 +1,7 @@
 //! `report.html`: one self-contained page (inline CSS, inline SVG, no scripts, no network).
 
 use super::charts::{self, Bar, Curve};
-use super::Report;
+use super::{bots, HandsLink, Report};
 use crate::Format;
 
 /// Escapes text for HTML (control characters written as `\u{..}`: a bot name or a title read
@@ -19,7 +19,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
 h1 { margin-bottom: 0.2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 p.meta { color: #555; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 14px; }
-th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; white-space: nowrap; }
+td.name { white-space: normal; }
 th { background: #f2f2f2; } td.name, th.name { text-align: left; }
 td.win { background: #c8ecd0; } td.loss { background: #f5c6c6; } td.none { background: #f4f4f4; color: #555; }
 td.self { background: #fff; color: #bbb; text-align: center; }
@@ -29,11 +30,13 @@ p.error { color: #a00; }
 th.rankby { background: #dfe9f7; border-bottom: 3px solid #1f5fbf; } td.rankby { font-weight: bold; background: #eef3fb; }
 table.leaderboard caption { caption-side: top; text-align: left; color: #333; padding-bottom: 4px; }
 td.mirror { background: #fff8dc; color: #555; }
+p.chartlegend span { display: inline-block; margin-right: 14px; white-space: nowrap; }
+p.chartlegend i { display: inline-block; width: 22px; height: 4px; margin-right: 5px; vertical-align: middle; }
 "#;
 
 /// Whether a pairing's bots mirror each other exactly: every duplicate deal nets zero, so the
 /// interval is a point at 0 and no test can ever decide it.
-fn mirror(p: &super::PairRow) -> bool {
+pub(super) fn mirror(p: &super::PairRow) -> bool {
     p.hands > 0 && p.mbb == 0.0 && p.low == 0.0 && p.high == 0.0
 }
 
@@ -53,9 +56,7 @@ fn curves(r: &Report) -> Vec<Curve> {
     let mut out: Vec<Curve> = cfg
         .bots
         .iter()
-        .map(|b| Curve {
-            // The SVG writer escapes XML, not control characters.
-            name: pitboss_arena::name::one_line(&b.name).into_owned(),
+        .map(|_| Curve {
             points: vec![(0.0, 0.0, 0.0)],
         })
         .collect();
@@ -114,8 +115,10 @@ fn adj_line(adj: Option<(f64, f64, f64)>) -> String {
     })
 }
 
-fn crosstable(r: &Report, out: &mut String) {
+fn crosstable(r: &Report, links: &[Option<HandsLink>], out: &mut String) {
     let cfg = &r.plan.config;
+    let link = |p: &super::PairRow| links.get(p.table).and_then(Option::as_ref);
+    let any_link = links.iter().any(Option::is_some);
     out.push_str("<p class=\"legend\"><span style=\"background:#c8ecd0\">row bot wins (95% interval above 0)</span><span style=\"background:#f5c6c6\">row bot loses</span><span style=\"background:#f4f4f4\">not significant</span><span style=\"background:#fff8dc\">exact mirror: the two bots play every duplicate deal identically (each nets 0)</span></p>\n");
     for (g, game) in cfg.games.iter().enumerate() {
         out.push_str(&format!("<h3>{}</h3>\n", esc(game)));
@@ -134,13 +137,16 @@ fn crosstable(r: &Report, out: &mut String) {
                         .pairs
                         .iter()
                         .find(|p| p.game == *game && p.bot == row.bot && p.opponent == col.bot);
+                    let kept = cell.and_then(&link).map_or(String::new(), |l| {
+                        format!("<br><small>{}</small>", bots::hands_cell(Some(l)))
+                    });
                     match cell {
                         Some(p) if mirror(p) => out.push_str(&format!(
-                            "<td class=\"mirror\" title=\"{} hands; every duplicate deal nets 0\">0<br><small>exact mirror</small></td>",
+                            "<td class=\"mirror\" title=\"{} hands; every duplicate deal nets 0\">0<br><small>exact mirror</small>{kept}</td>",
                             p.hands
                         )),
                         Some(p) => out.push_str(&format!(
-                            "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small>{}</td>",
+                            "<td class=\"{}\" title=\"{} hands, SPRT: {}\">{:.1}<br><small>[{:.1}, {:.1}]</small>{}{kept}</td>",
                             p.significance, p.hands, esc(&p.sprt), p.mbb, p.low, p.high, adj_line(p.adj)
                         )),
                         None => out.push_str("<td class=\"self\">—</td>"),
@@ -153,6 +159,9 @@ fn crosstable(r: &Report, out: &mut String) {
             out.push_str("<table class=\"crosstable\"><tr><th class=\"name\">bot</th><th class=\"name\">table mates</th><th>hands</th><th>mbb/hand</th><th>95% interval</th>");
             if cfg.luck_adjust {
                 out.push_str("<th>adjusted mbb/hand</th><th>adjusted 95% interval</th>");
+            }
+            if any_link {
+                out.push_str("<th class=\"name\">kept hands</th>");
             }
             out.push_str("</tr>\n");
             for p in r
@@ -167,6 +176,12 @@ fn crosstable(r: &Report, out: &mut String) {
                 if let Some((v, lo, hi)) = p.adj {
                     out.push_str(&format!("<td>{v:.1}</td><td>[{lo:.1}, {hi:.1}]</td>"));
                 }
+                if any_link {
+                    out.push_str(&format!(
+                        "<td class=\"name\">{}</td>",
+                        bots::hands_cell(link(p))
+                    ));
+                }
                 out.push_str("</tr>\n");
             }
             out.push_str("</table>\n");
@@ -174,8 +189,23 @@ fn crosstable(r: &Report, out: &mut String) {
     }
 }
 
-/// The whole page.
-pub fn page(r: &Report) -> String {
+/// The legend of the cumulative chart, under it (a legend inside the plot hid the first hands of
+/// every curve): each bot's colour, and what the lines and bands are.
+fn cumulative_legend(r: &Report) -> String {
+    let mut s = String::from("<p class=\"legend chartlegend\">");
+    for (i, b) in r.plan.config.bots.iter().enumerate() {
+        s.push_str(&format!(
+            "<span><i style=\"background:{}\"></i>{}</span>",
+            charts::css_color(i),
+            esc(&b.name)
+        ));
+    }
+    s.push_str("</p>\n<p class=\"meta\">What the chart shows: one line per bot, its winnings so far (y axis, in game units: big blinds; stud: small bets) against the hands it has played so far (x axis), over the whole tournament, every game and pairing together, in the order the duplicate deals were dealt; the shaded band with dashed edges around a line is its 95% band (±1.96 standard deviations of the sum so far, from the per-deal variance at each table). A band narrower than the line means the luck left after duplicate dealing is small at this scale. A bot that plays more pairings plays more hands: its line goes further right.</p>\n");
+    s
+}
+
+/// The whole page; `links`: the kept hands of each table (see [`Report::hands_links`]).
+pub fn page(r: &Report, links: &[Option<HandsLink>]) -> String {
     let cfg = &r.plan.config;
     let mut s = String::with_capacity(1 << 16);
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
@@ -226,8 +256,8 @@ pub fn page(r: &Report) -> String {
             )
         });
         s.push_str(&format!(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td>{adj}<td>{}</td><td>{}</td><td class=\"rankby\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
-            b.rank, esc(&b.bot), b.games, b.hands, b.field.value, b.field.low, b.field.high,
+            "<tr><td>{}</td><td class=\"name\"><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"{class}\">{:.1}</td><td>[{:.1}, {:.1}]</td>{adj}<td>{}</td><td>{}</td><td class=\"rankby\">{:.1}</td><td>[{:.1}, {:.1}]</td><td>{}</td></tr>\n",
+            b.rank, bots::anchor(r, &b.bot), esc(&b.bot), b.games, b.hands, b.field.value, b.field.low, b.field.high,
             b.bankroll_rank, b.runoff_rank, b.rating.value, b.rating.low, b.rating.high, b.faults
         ));
     }
@@ -241,8 +271,12 @@ pub fn page(r: &Report) -> String {
     ));
     s.push_str("<h2>Cumulative winnings</h2>\n<div class=\"chart\">\n");
     s.push_str(&charts::cumulative(&curves(r)));
-    s.push_str("</div>\n<p class=\"meta\">Each line is a bot's winnings so far, in game units; the shaded band with dashed edges around it is its 95% band (±1.96 standard deviations of the sum so far, from the per-deal variance at each table). A band narrower than the line means the luck left after duplicate dealing is small at this scale.</p>\n<h2>Crosstable</h2>\n");
-    crosstable(r, &mut s);
+    s.push_str("</div>\n");
+    s.push_str(&cumulative_legend(r));
+    s.push_str("<h2>Crosstable</h2>\n");
+    crosstable(r, links, &mut s);
+    bots::own_side(r, links, &mut s);
+    bots::play_statistics(r, &mut s);
     s.push_str("<h2>Pairings</h2>\n<div class=\"chart\">\n");
     let bars: Vec<Bar> = r
         .pairs

@@ -83,6 +83,26 @@ pub fn leaderboard(r: &Report) -> String {
             md(&p.sprt)
         ));
     }
+    s.push_str("\n## Each bot's pairings, from its own side\n\nEvery row is the first column's bot's own result (positive: it won), whichever bot the pairing names first.\n\n| bot | game | opponent | hands | mbb/hand [95% CI] | result |\n|---|---|---|---:|---:|---|\n");
+    for b in &r.bots {
+        for p in r.pairs.iter().filter(|p| p.bot == b.bot) {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] | {} |\n",
+                md(&p.bot),
+                p.game,
+                md(&p.opponent),
+                p.hands,
+                p.mbb,
+                p.low,
+                p.high,
+                match p.significance {
+                    "win" => "won",
+                    "loss" => "lost",
+                    _ => "not significant",
+                }
+            ));
+        }
+    }
     if cfg.luck_adjust {
         s.push_str("\n## Pairings, luck-adjusted\n\n| game | bot | opponent | adjusted mbb/hand [95% CI] |\n|---|---|---|---:|\n");
         for p in r

@@ -2,6 +2,7 @@
 //! self-contained `report.html` (inline CSS and SVG charts), all computed from the standings and
 //! therefore identical for identical unit results. No timings go into these files.
 
+mod bots;
 mod charts;
 mod csv_out;
 mod html;
@@ -55,6 +56,17 @@ pub struct PairRow {
     pub position: usize,
     /// The luck-adjusted mean and 95% interval (plans with `luck_adjust`).
     pub adj: Option<(f64, f64, f64)>,
+}
+
+/// A table's kept hands (`--history`), as the report links them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandsLink {
+    /// The file, relative to the report's folder: `hands/<game>~<bot>~<bot>.phhs`.
+    pub path: String,
+    /// The same, percent-encoded for an `href`.
+    pub href: String,
+    /// Hands in the file.
+    pub hands: u64,
 }
 
 /// Everything the report files show.
@@ -191,17 +203,53 @@ impl Report {
         }
     }
 
-    /// Writes the four report files into `dir`.
+    /// The kept hands of each table (index into `standings.tables`) found in `dir`'s `hands/`
+    /// folder (see [`crate::history`]).
+    pub fn hands_links(&self, dir: &Path) -> Vec<Option<HandsLink>> {
+        crate::history::first_units(&self.plan)
+            .map(|u| {
+                let file = crate::history::path(dir, u);
+                let text = std::fs::read(&file).ok()?;
+                let hands = text
+                    .split(|&b| b == b'\n')
+                    .filter(|l| l.first() == Some(&b'['))
+                    .count() as u64;
+                let name = file.file_name()?.to_string_lossy().into_owned();
+                Some(HandsLink {
+                    path: format!("{}/{name}", crate::history::FOLDER),
+                    href: crate::history::href(u),
+                    hands,
+                })
+            })
+            .collect()
+    }
+
+    /// The kept hands of bot `name`'s tables, from its own side: (game, opponent, link).
+    pub fn hands_of(&self, dir: &Path, name: &str) -> Vec<(String, String, HandsLink)> {
+        let links = self.hands_links(dir);
+        self.pairs
+            .iter()
+            .filter(|p| p.bot == name)
+            .filter_map(|p| {
+                let l = links.get(p.table)?.clone()?;
+                Some((p.game.clone(), p.opponent.clone(), l))
+            })
+            .collect()
+    }
+
+    /// Writes the four report files into `dir`; `report.html` links the hands kept in
+    /// `dir/hands/` (gather those of shard folders first: [`crate::history::gather`]).
     ///
     /// # Errors
     /// I/O errors naming the file.
     pub fn write(&self, dir: &Path) -> Result<(), TournamentError> {
         std::fs::create_dir_all(dir).map_err(TournamentError::io(dir))?;
+        let links = self.hands_links(dir);
         let files: [(&str, Vec<u8>); 4] = [
             ("leaderboard.csv", csv_out::leaderboard(self)?),
             ("crosstable.csv", csv_out::crosstable(self)?),
             ("leaderboard.md", md::leaderboard(self).into_bytes()),
-            ("report.html", html::page(self).into_bytes()),
+            ("report.html", html::page(self, &links).into_bytes()),
         ];
         for (name, bytes) in files {
             let p = dir.join(name);
