@@ -289,7 +289,10 @@ mod tests {
             assert_eq!(t["package"]["name"].as_str(), Some(krate));
             assert!(t.get("dev-dependencies").is_none(), "{m}");
         }
-        let cards = vendored_manifest(MANIFESTS[0].1, &ws);
-        assert!(cards.contains("path = \"../pitboss-cards\""), "{cards}");
+        let protocol = vendored_manifest(MANIFESTS[0].1, &ws);
+        assert!(
+            protocol.contains("path = \"../pitboss-cards\""),
+            "{protocol}"
+        );
     }
 }
