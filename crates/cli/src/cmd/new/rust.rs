@@ -236,7 +236,10 @@ pub fn trim_lock(dir: &Path) -> Result<(), String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| format!("cargo metadata: {e}"))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "cargo not found on PATH".to_string(),
+            _ => format!("cargo metadata: {e}"),
+        })?;
     if out.status.success() {
         return Ok(());
     }
