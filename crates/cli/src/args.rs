@@ -11,9 +11,10 @@ Hi/Lo (fixed, pot and no limit). Your bot is any program that speaks JSON lines 
 (protocol.md); Pitboss deals, enforces the rules and ranks the bots.";
 
 const MAIN_HELP: &str = r#"Start here:
-  pitboss check bots/python/simple/bot.toml                  is my bot fit to play?
-  pitboss match --bot bots/python/simple/bot.toml --bot lowball --hands 2000
-  pitboss submit bots/python/simple/bot.toml --name mybot    my bot on the leaderboard
+  pitboss new mybot --lang python                            a bot to start from (or --lang rust)
+  pitboss check mybot/bot.toml                               is my bot fit to play?
+  pitboss match --bot mybot/bot.toml --bot lowball --hands 2000
+  pitboss submit mybot/bot.toml                              my bot on the leaderboard
   pitboss compare old/bot.toml new/bot.toml                  is my new version better?
   pitboss run                                                the bundled bots' tournament
   pitboss upload bots/python/simple --server https://...     my bot on a Pitboss server
@@ -33,6 +34,9 @@ pub enum Command {
     /// Evaluate poker holdings: one holding per line in, one JSON object per line out.
     #[command(after_long_help = EVAL_HELP, after_help = EVAL_HELP)]
     Eval(EvalArgs),
+    /// Make a new bot's folder from the SDK example (Python or Rust), named NAME everywhere.
+    #[command(after_long_help = crate::args_new::NEW_HELP, after_help = crate::args_new::NEW_HELP)]
+    New(crate::args_new::NewArgs),
     /// Play a match between bots and write statistics (summary.csv) to an output folder.
     #[command(after_long_help = MATCH_HELP, after_help = MATCH_HELP)]
     Match(MatchArgs),

@@ -31,6 +31,12 @@ pub fn for_error(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<pitboss_arena::ConfigError>().is_some() {
         return USAGE;
     }
+    if matches!(
+        err.downcast_ref::<crate::cmd::new::NewError>(),
+        Some(crate::cmd::new::NewError::Name { .. } | crate::cmd::new::NewError::Exists { .. })
+    ) {
+        return USAGE;
+    }
     if err.downcast_ref::<crate::cmd::play::Troubled>().is_some() {
         return BOT_TROUBLE;
     }

@@ -3,6 +3,7 @@
 
 mod args;
 mod args_compare;
+mod args_new;
 mod args_queue;
 mod args_service;
 mod cmd;

@@ -7,6 +7,7 @@ pub mod check;
 pub mod compare;
 pub mod eval;
 pub mod merge;
+pub mod new;
 pub mod outdir;
 pub mod phh;
 pub mod play;
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     match cli.command {
         Command::Eval(args) => eval::run(eval::Config::from_args(args)?)?,
+        Command::New(args) => new::run(args)?,
         Command::Match(args) => play::run(args)?,
         Command::Tournament(args) => tournament::run(args)?,
         Command::Merge(args) => merge::run(args)?,
