@@ -63,7 +63,8 @@ pub enum Command {
     /// Register a bot: check it, play it against every registered bot, update the leaderboard.
     #[command(after_long_help = SUBMIT_HELP, after_help = SUBMIT_HELP)]
     Submit(SubmitArgs),
-    /// The main job: a tournament of the bundled bots in both games, with the full report.
+    /// The main job: a tournament of the bundled bots in both games and all three structures,
+    /// with the full report.
     #[command(after_long_help = RUN_HELP, after_help = RUN_HELP)]
     Run(RunArgs),
     /// Upload a bot folder to a Pitboss server, which builds it, checks it and puts it on its
@@ -219,7 +220,8 @@ entries), entries/<name>/ (a copy of the bot's manifest and its record: spec, ve
 files, submission time) and tournament/ (unit results and the leaderboard). A new registry starts
 with the built-in reference bots. A bot that fails the conformance check is refused with the
 checker's report; a bot whose files are unchanged is not replayed; only the new bot's pairings are
-played, the others' results are reused.
+played, the others' results are reused. The gauntlet plays every game and structure (the six
+presets, 2,000 duplicate deals each) unless the registry was made with --game.
 
 A name that belongs to a reference bot, or to a bot submitted from another spec, is refused
 unless --replace is given.
@@ -227,10 +229,11 @@ unless --replace is given.
 Examples:
   pitboss submit bots/python/simple/bot.toml --name mybot
   pitboss submit lowball --name lowball-2
-  pitboss submit raise --name maniac --registry /srv/pitboss/registry"#;
+  pitboss submit raise --name maniac --registry /srv/pitboss/registry
+  pitboss submit mybot/bot.toml --name mybot --game 27td-nl --registry nl-only"#;
 
 const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo, equity, adaptive) against each other in
-27td-fl and stud8-fl, duplicate heads-up round robin, and writes results/<timestamp>-default/ with
+the six presets (27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl, stud8-nl), duplicate heads-up round robin, and writes results/<timestamp>-default/ with
 leaderboard.csv, crosstable.csv, leaderboard.md and report.html (open it in a browser).
 
 Example:
@@ -336,6 +339,11 @@ pub struct SubmitArgs {
     /// ~/.local/share/pitboss/registry].
     #[arg(long, value_name = "DIR")]
     pub registry: Option<std::path::PathBuf>,
+    /// The games of a new registry: a preset (27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl,
+    /// stud8-nl) or `all`; repeat the flag for several [default: all six]. An existing registry
+    /// keeps the games it was made with.
+    #[arg(long = "game", value_name = "GAME")]
+    pub games: Vec<String>,
     /// Replace a bot of that name registered from another spec (a reference bot or another
     /// submitter's bot); without it such a name is refused.
     #[arg(long)]

@@ -13,10 +13,35 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn tmp(name: &str) -> PathBuf {
+/// A temporary folder, removed when the test ends (pass or fail): the suite leaves nothing in
+/// the temp directory.
+struct Tmp(PathBuf);
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+impl AsRef<std::ffi::OsStr> for Tmp {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tmp(name: &str) -> Tmp {
     let d = std::env::temp_dir().join(format!("pitboss-cli-ext-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    Tmp(d)
 }
 
 fn python() -> &'static str {
@@ -34,7 +59,8 @@ fn fixture(name: &str) -> String {
 
 fn check(bot: &str, extra: &[&str], name: &str) -> (Output, String) {
     let mut cmd = pitboss();
-    cmd.args(["check", bot, "--out"]).arg(tmp(name)).args(extra);
+    let dir = tmp(name);
+    cmd.args(["check", bot, "--out"]).arg(&dir).args(extra);
     if !extra.contains(&"--hands") {
         cmd.args(["--hands", "10"]);
     }

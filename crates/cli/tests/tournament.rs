@@ -316,11 +316,11 @@ fn submit_ranks_a_bot_and_reuses_the_others_results() {
         "{toml}"
     );
     assert!(reg.join("entries/lowball-2/entry.toml").exists());
-    // A second bot: only its 8 pairings x 2 games x 5 batches are played.
+    // A second bot: only its 8 pairings x 6 games (every preset) x 2 batches are played.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])
         .arg(&reg));
-    assert!(out.contains("80 units played, 280 reused"), "{out}");
+    assert!(out.contains("96 units played, 336 reused"), "{out}");
     // Unchanged resubmission: nothing to play.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])

@@ -100,26 +100,7 @@ fn spec_error(key: &'static str, e: SpecError) -> ConfigError {
 
 /// The games asked for: each preset once, `all` for the six, 27td-fl when none.
 fn games(asked: &[String]) -> Result<Vec<String>, ConfigError> {
-    let mut out: Vec<String> = Vec::new();
-    for g in asked {
-        let names: Vec<String> = if g == "all" {
-            pitboss_rules::PRESETS
-                .iter()
-                .map(|p| p.name.to_string())
-                .collect()
-        } else {
-            pitboss_rules::Preset::by_name(g).map_err(|e| ConfigError {
-                key: "--game",
-                why: format!("{e} (or `all`)"),
-            })?;
-            vec![g.clone()]
-        };
-        for n in names {
-            if !out.contains(&n) {
-                out.push(n);
-            }
-        }
-    }
+    let mut out = super::games::presets(asked, "--game")?;
     if out.is_empty() {
         out.push("27td-fl".to_string());
     }

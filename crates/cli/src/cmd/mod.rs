@@ -6,6 +6,7 @@ pub mod bots;
 pub mod check;
 pub mod compare;
 pub mod eval;
+pub mod games;
 pub mod merge;
 pub mod new;
 pub mod outdir;

@@ -1,5 +1,6 @@
-//! `pitboss run`: the main job. An embedded tournament of the bundled bots in both fixed-limit
-//! games, written to `results/<timestamp>-default/` with the full report.
+//! `pitboss run`: the main job. An embedded tournament of the bundled bots in the six presets
+//! (both games, all three structures), written to `results/<timestamp>-default/` with the full
+//! report.
 
 use std::path::PathBuf;
 

@@ -55,8 +55,10 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             name: "Pitboss registry".to_string(),
-            games: vec!["27td-fl".to_string(), "stud8-fl".to_string()],
-            deals: 5000,
+            // Every game and structure (the check tests them all): 6 x 2,000 deals play about as
+            // many hands as the 2 x 5,000 of the fixed-limit games alone did.
+            games: super::games::all(),
+            deals: 2000,
             batch: 1000,
             seed: 1,
             bootstrap: 200,
@@ -423,6 +425,40 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<()> {
     r
 }
 
+/// `--game`: the games of a new registry; an existing one keeps the games it was made with (its
+/// results and plan are of those), so a different list is refused rather than ignored.
+fn choose_games(
+    reg: &mut Registry,
+    asked: &[String],
+    exists: bool,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let asked = super::games::presets(asked, "--game")?;
+    if asked.is_empty() {
+        return Ok(());
+    }
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    if exists && sorted(&asked) != sorted(&reg.settings.games) {
+        return Err(pitboss_arena::ConfigError {
+            key: "--game",
+            why: format!(
+                "the registry {} ranks in {} (settings.games of its registry.toml) and keeps the \
+                 games it was made with; leave out --game, or give another --registry for {}",
+                dir.display(),
+                reg.settings.games.join(", "),
+                asked.join(", ")
+            ),
+        }
+        .into());
+    }
+    reg.settings.games = asked;
+    Ok(())
+}
+
 /// The submission proper, on a registry folder that exists.
 ///
 /// Order: the bot's files are read (and staged in `incoming/NAME`) before any of its code runs;
@@ -432,6 +468,7 @@ fn submit(args: &SubmitArgs, dir: &Path, source: &str) -> anyhow::Result<()> {
     let _lock = lock(dir)?;
     let registry_exists = dir.join("registry.toml").exists();
     let mut reg = load(dir)?;
+    choose_games(&mut reg, &args.games, registry_exists, dir)?;
     recover(dir, &reg, registry_exists)?;
     let tdir = dir.join("tournament");
     if !registry_exists && tdir.exists() {
