@@ -12,6 +12,9 @@
 # two cores: its work per match job (publishing, ingesting, the audit's replay of a sample of
 # hands, the database's commits, the history file) is part of the queue's overhead, as are the
 # worker's action tape (recorded for the audit) and the round trip between two jobs.
+# Besides hands per second of wall time, each round prints hands per CPU-second of the workers
+# against those of the tournament (the queue's own cost per hand, whatever else the machine runs)
+# and the server's CPU time per match job (ingesting, auditing, storing).
 # Needs NATS with JetStream at $NATS (default nats://127.0.0.1:4222); each run uses a stream
 # prefix of its own and removes its streams at the end.
 set -euo pipefail
@@ -36,6 +39,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# CPU seconds (user + system) a process has used so far.
+cpu_of() {
+  awk -v t="$(getconf CLK_TCK)" '{print ($14 + $15) / t}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+jobs_done() {
+  python3 - "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(f"file:{sys.argv[1]}/pitboss.db?mode=ro", uri=True)
+print(c.execute("select count(*) from matches where state='done'").fetchone()[0])
+PY
+}
+
 hands_done() {
   python3 - "$1" <<'PY'
 import sqlite3, sys
@@ -44,16 +60,17 @@ print(c.execute("select coalesce(sum(played),0) from matches where state='done'"
 PY
 }
 
-tournament() { # threads round preset → hands/s
+tournament() { # threads round preset → "hands/s hands-per-CPU-second"
   local th=$1 r=$2 preset=$3
   local t0 t1
   t0=$(date +%s.%N)
-  "$BIN" tournament "${bots_args[@]}" --game "$preset" --format heads-up --deals $DEALS \
+  /usr/bin/time -f '%U %S' -o "$work/cpu" "$BIN" tournament "${bots_args[@]}" --game "$preset" --format heads-up --deals $DEALS \
     --batch 10000 --luck-adjust --threads "$th" --seed "$r" --bootstrap 0 \
     --out "$work/t$th-$r" >/dev/null 2>&1
   t1=$(date +%s.%N)
   rm -rf "$work/t$th-$r"
-  python3 -c "print(round($(( npairs * DEALS * 2 ))/($t1-$t0)))"
+  read -r u sy <"$work/cpu"
+  python3 -c "h=$(( npairs * DEALS * 2 )); print(round(h/($t1-$t0)), round(h/($u+$sy)))"
 }
 
 queue() { # workers round preset → hands/s
@@ -78,17 +95,21 @@ queue() { # workers round preset → hands/s
     pids+=($!)
   done
   sleep 3
-  local h0 s0 h1 s1
-  h0=$(hands_done "$d"); s0=$(date +%s.%N)
+  local h0 s0 h1 s1 c0=0 c1=0 v0 v1 j0 j1
+  h0=$(hands_done "$d"); s0=$(date +%s.%N); j0=$(jobs_done "$d")
+  for p in "${wp[@]}"; do c0=$(python3 -c "print($c0 + $(cpu_of "$p"))"); done
+  v0=$(cpu_of "$spid")
   sleep "$WINDOW"
-  h1=$(hands_done "$d"); s1=$(date +%s.%N)
+  h1=$(hands_done "$d"); s1=$(date +%s.%N); j1=$(jobs_done "$d")
+  for p in "${wp[@]}"; do c1=$(python3 -c "print($c1 + $(cpu_of "$p"))"); done
+  v1=$(cpu_of "$spid")
   kill -TERM "${wp[@]}" "$spid" 2>/dev/null || true
   wait "${wp[@]}" "$spid" 2>/dev/null || true
   local refused
   refused=$(grep -c 'refused by the audit' "$d/log" || true)
   scripts/nats_drop_streams.py "$NATS" "$prefix" || true
   [ "$refused" = 0 ] || echo "WARNING: $refused result(s) refused by the audit" >&2
-  python3 -c "print(round(($h1-$h0)/($s1-$s0)))"
+  python3 -c "print(round(($h1-$h0)/($s1-$s0)), round(($h1-$h0)/max($c1-$c0, 1e-9)), round(1000*($v1-$v0)/max($j1-$j0, 1), 1))"
 }
 
 bots_args=(); for b in "${BOTS[@]}"; do bots_args+=(--bot "$b"); done
@@ -98,9 +119,9 @@ npairs=$(( ${#BOTS[@]} * (${#BOTS[@]} - 1) / 2 ))
 echo "bots: ${BOTS[*]}; $HANDS-hand match jobs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
   preset=${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}
-  t1=$(tournament 1 "$r" "$preset")
-  q1=$(queue 1 "$r" "$preset")
-  t2=$(tournament 2 "$r" "$preset")
-  q2=$(queue 2 "$r" "$preset")
-  echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')"); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')")"
+  read -r t1 tc1 <<<"$(tournament 1 "$r" "$preset")"
+  read -r q1 qc1 sv1 <<<"$(queue 1 "$r" "$preset")"
+  read -r t2 tc2 <<<"$(tournament 2 "$r" "$preset")"
+  read -r q2 qc2 sv2 <<<"$(queue 2 "$r" "$preset")"
+  echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc2/$tc2:.3f}')"), server ${sv2} ms a job)"
 done

@@ -14,7 +14,7 @@ const MAIN_HELP: &str = r#"Start here:
   pitboss new mybot --lang python                            a bot to start from (or --lang rust)
   pitboss check mybot/bot.toml                               is my bot fit to play?
   pitboss match --bot mybot/bot.toml --bot lowball --hands 2000
-  pitboss submit mybot/bot.toml                              my bot on the leaderboard
+  pitboss submit mybot/bot.toml --name mybot                 my bot on the leaderboard
   pitboss compare old/bot.toml new/bot.toml                  is my new version better?
   pitboss run                                                the bundled bots' tournament
   pitboss upload bots/python/simple --server https://...     my bot on a Pitboss server

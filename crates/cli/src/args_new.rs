@@ -24,7 +24,7 @@ Examples:
   pitboss check mybot/bot.toml
   pitboss new fastbot --lang rust --dir ~/bots
   pitboss check ~/bots/fastbot/bot.toml
-  pitboss submit mybot/bot.toml
+  pitboss submit mybot/bot.toml --name mybot
 
 Exit codes: 0 made, 1 failure (a file could not be written), 2 bad usage (a bad NAME, an unknown
 --lang, a folder NAME that is not empty)."#;

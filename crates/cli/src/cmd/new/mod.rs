@@ -107,7 +107,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         "  pitboss match --bot {} --bot lowball --hands 2000",
         m.display()
     );
-    println!("  pitboss submit {}", m.display());
+    println!("  pitboss submit {} --name {}", m.display(), args.name);
     Ok(())
 }
 
