@@ -20,9 +20,24 @@ fn fixture(mode: &str) -> String {
     format!("exec:{python} {} {mode}", p.display())
 }
 
+/// The folders a test made, removed when its thread ends — pass or panic (libtest runs each test
+/// on a thread of its own): the suite leaves nothing in the temp directory.
+struct Made(std::cell::RefCell<Vec<PathBuf>>);
+impl Drop for Made {
+    fn drop(&mut self) {
+        for d in self.0.borrow().iter() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+thread_local! {
+    static MADE: Made = const { Made(std::cell::RefCell::new(Vec::new())) };
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pitboss-tour-conc-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    MADE.with(|m| m.0.borrow_mut().push(d.clone()));
     d
 }
 
