@@ -18,7 +18,7 @@ const CSS: &str = r#"
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto; max-width: 1000px; color: #222; padding: 0 1em; }
 h1 { margin-bottom: 0.2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 p.meta { color: #555; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 14px; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 14px; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; white-space: nowrap; }
 td.name { white-space: normal; }
 th { background: #f2f2f2; } td.name, th.name { text-align: left; }
