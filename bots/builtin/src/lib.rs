@@ -12,6 +12,7 @@
 
 mod adaptive;
 mod call;
+mod cfr;
 mod drawmemo;
 mod eqcore;
 mod equity;
@@ -25,6 +26,7 @@ mod util;
 
 pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
+pub use cfr::CfrBot;
 pub use equity::EquityBot;
 pub use exploit::{EarlyBot, FoldBot, ManiacBot, RaiseFirstBot};
 pub use hilo::HiloBot;
@@ -64,6 +66,7 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "hilo" => Box::new(HiloBot::new(seed)),
         "equity" => Box::new(EquityBot::new(seed)),
         "adaptive" => Box::new(AdaptiveBot::new(seed)),
+        "cfr" => Box::new(CfrBot::new(seed)),
         "x-raise" => Box::new(ManiacBot::new(seed)),
         "x-raise1st" => Box::new(RaiseFirstBot::new(seed)),
         "x-fold" => Box::new(FoldBot::new(seed)),

@@ -1,0 +1,76 @@
+//! Builds the strategy file of the house bot `cfr`: Monte Carlo CFR on the abstract game, from a
+//! seed, so that the same command gives the same file byte for byte.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::Parser;
+use pitboss_cfr::mccfr::Trainer;
+use pitboss_cfr::strategy::Strategy;
+use pitboss_cfr::tree::{Tree, TD_FL};
+
+/// Trains a heads-up strategy by external-sampling Monte Carlo CFR and writes its strategy file.
+///
+/// Examples:
+///   pitboss-cfr-train --out bots/builtin/strategy/27td-fl.cfr
+///   pitboss-cfr-train --iterations 2000000 --seed 7 --out /tmp/quick.cfr
+#[derive(Parser)]
+#[command(version, verbatim_doc_comment)]
+struct Args {
+    /// The game (only heads-up fixed-limit triple draw so far).
+    #[arg(long, default_value = "27td-fl")]
+    game: String,
+    /// Deals to train on (each walks the tree once per player).
+    #[arg(long, default_value_t = 40_000_000)]
+    iterations: u64,
+    /// The seed of every card the training deals.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the strategy file.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn main() -> anyhow::Result<()> {
+    let a = Args::parse();
+    if a.game != "27td-fl" {
+        bail!("--game {}: only 27td-fl has an abstraction so far", a.game);
+    }
+    if a.iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let tree = Tree::new(TD_FL);
+    let mut t = Trainer::new(tree, a.seed);
+    eprintln!(
+        "{}: {} decision nodes, {} information sets; {} iterations from seed {}",
+        a.game,
+        t.tree.nodes.len(),
+        t.infosets(),
+        a.iterations,
+        a.seed
+    );
+    let start = Instant::now();
+    let step = (a.iterations / 20).max(1);
+    while t.iterations < a.iterations {
+        t.run(step.min(a.iterations - t.iterations));
+        let s = start.elapsed().as_secs_f64();
+        eprint!(
+            "\r{:>5.1}%  {} iterations  {:.0} s  {:.0} per second",
+            100.0 * t.iterations as f64 / a.iterations as f64,
+            t.iterations,
+            s,
+            t.iterations as f64 / s
+        );
+        std::io::stderr().flush().ok();
+    }
+    eprintln!();
+    let bytes = Strategy::from_trainer(&a.game, a.seed, &t).to_bytes();
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    }
+    std::fs::write(&a.out, &bytes).with_context(|| format!("--out {}", a.out.display()))?;
+    eprintln!("wrote {} ({} bytes)", a.out.display(), bytes.len());
+    Ok(())
+}

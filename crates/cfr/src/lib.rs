@@ -1,0 +1,22 @@
+//! Near-equilibrium heads-up play for the house bot `cfr` (issue #26): an abstraction of the
+//! game small enough to solve, a solver, and the strategy file the bot plays from.
+//!
+//! Why: the reference bots are the yardstick of every leaderboard, and heuristic ones fold too
+//! often against constant aggression, which a bot written in an hour learns to exploit. The
+//! programs that play best approximate an equilibrium of an abstract game, whose worst case is
+//! bounded. Here:
+//!
+//! - [`tree`]: the betting tree of heads-up fixed-limit triple draw (every legal sequence);
+//! - [`td`]: the card abstraction (what the standard drawing rule does with a hand and how good
+//!   the kept cards are; after the last draw, the made hand) and a sampler of whole deals;
+//! - [`mccfr`]: external-sampling Monte Carlo CFR with regret matching⁺ and linear averaging;
+//! - [`strategy`]: the file of the average strategy (probabilities in 255ths), which the bot
+//!   embeds.
+//!
+//! `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train -- --help` builds a strategy; the
+//! same seed and iterations give the same file, byte for byte.
+
+pub mod mccfr;
+pub mod strategy;
+pub mod td;
+pub mod tree;

@@ -1,0 +1,91 @@
+//! The trainer is reproducible from its seed, its file reads back, and what it learns is poker.
+
+use pitboss_cfr::mccfr::{infoset, Trainer};
+use pitboss_cfr::strategy::{Strategy, StrategyError};
+use pitboss_cfr::tree::{Next, Tree, TD_FL};
+
+fn train(seed: u64, n: u64) -> Trainer {
+    let mut t = Trainer::new(Tree::new(TD_FL), seed);
+    t.run(n);
+    t
+}
+
+#[test]
+fn the_same_seed_gives_the_same_file_byte_for_byte() {
+    let a = Strategy::from_trainer("27td-fl", 5, &train(5, 20_000)).to_bytes();
+    let b = Strategy::from_trainer("27td-fl", 5, &train(5, 20_000)).to_bytes();
+    let c = Strategy::from_trainer("27td-fl", 6, &train(6, 20_000)).to_bytes();
+    assert_eq!(a, b);
+    assert_ne!(a, c, "another seed deals other cards");
+    let nodes = Tree::new(TD_FL).nodes.len();
+    let s = Strategy::from_bytes(&a, nodes).unwrap();
+    assert_eq!(
+        (s.game.as_str(), s.iterations, s.seed),
+        ("27td-fl", 20_000, 5)
+    );
+    assert_eq!(s.to_bytes(), a);
+    assert!(matches!(
+        Strategy::from_bytes(&a, nodes + 1),
+        Err(StrategyError::Shape { .. })
+    ));
+    assert_eq!(
+        Strategy::from_bytes(&a[..a.len() - 1], nodes).unwrap_err(),
+        StrategyError::Truncated
+    );
+    let mut v = a.clone();
+    v[6 + 1 + 7] = 99;
+    assert_eq!(
+        Strategy::from_bytes(&v, nodes).unwrap_err(),
+        StrategyError::Version(99)
+    );
+    assert_eq!(
+        Strategy::from_bytes(b"PBT1....", nodes).unwrap_err(),
+        StrategyError::Magic
+    );
+}
+
+/// After a short training the extremes are already played as poker is: the button raises a pat 7
+/// far more often than it folds, and folds five cards to draw more often than a pat 7; facing a
+/// raise after the last draw, the nut class calls or raises and a pair folds more than it raises.
+#[test]
+fn the_trained_strategy_plays_the_extremes_sensibly() {
+    let t = train(3, 400_000);
+    let p = |n: u32, class: u8, opp: u8| t.average(infoset(n, class, opp)).expect("reached");
+    let pat7 = p(0, 17, 0);
+    let five = p(0, 0, 0);
+    assert!(pat7[2] > 0.6, "pat 7 on the button raises: {pat7:?}");
+    assert!(pat7[0] < 0.02, "pat 7 never folds: {pat7:?}");
+    assert!(five[0] > pat7[0] + 0.2, "drawing five folds more: {five:?}");
+    // A river node where player 1 faces a bet: check-raise lines aside, walk limp, check
+    // through to the last round, then player 1 checks and player 0 bets.
+    let tree = &t.tree;
+    let step = |n: u32, k: usize| match tree.nodes[n as usize].next[k] {
+        Next::Node(m) => m,
+        x => panic!("{x:?}"),
+    };
+    let mut n = step(0, 1); // the button completes
+    n = step(n, 1); // the big blind checks: round 1
+    for _ in 0..2 {
+        n = step(step(n, 1), 1); // check, check: the next round
+    }
+    assert_eq!(tree.nodes[n as usize].round, 3);
+    let facing = step(step(n, 1), 2); // check, bet: player 1 to answer
+    assert_eq!(tree.nodes[facing as usize].player, 1);
+    let nut = p(facing, 14, 0);
+    let pair = p(facing, 1, 0);
+    assert!(nut[0] < 0.05, "the nuts does not fold: {nut:?}");
+    assert!(pair[0] > 0.5, "a pair folds to a last-round bet: {pair:?}");
+}
+
+/// The strategy the house bot embeds is what the trainer makes from the seed and iterations in
+/// its header (five minutes on one core:
+/// `cargo test --release -p pitboss-cfr --test train -- --ignored`).
+#[test]
+#[ignore = "retrains the shipped strategy: about five minutes"]
+fn the_shipped_strategy_is_rebuilt_byte_for_byte() {
+    let shipped = include_bytes!("../../../bots/builtin/strategy/27td-fl.cfr");
+    let nodes = Tree::new(TD_FL).nodes.len();
+    let s = Strategy::from_bytes(shipped, nodes).unwrap();
+    let again = Strategy::from_trainer(&s.game, s.seed, &train(s.seed, s.iterations)).to_bytes();
+    assert!(again == shipped, "retraining gave another file");
+}
