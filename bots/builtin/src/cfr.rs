@@ -1,10 +1,12 @@
-//! `cfr`: heads-up fixed-limit triple draw from a near-equilibrium strategy (crate `pitboss-cfr`:
-//! Monte Carlo CFR on an abstraction of the game), `adaptive` everywhere else.
+//! `cfr`: heads-up triple draw from near-equilibrium strategies (crate `pitboss-cfr`: Monte Carlo
+//! CFR on an abstraction of the game), `adaptive` everywhere else.
 //!
 //! The strategy bets; the standard drawing rule of `pitboss-equity` draws (the abstraction was
 //! solved with both players drawing by it). The bot follows the hand down the solved betting
-//! tree from the events it receives; if the hand ever leaves the tree (a fault's penalty the tree
-//! does not hold, stacks too short for four capped rounds) it plays the rest of the hand passively.
+//! tree from the events it receives, reading a real bet in pot and no limit as the tree's bet
+//! nearest to it by its share of the pot (its own bets are the tree's share of the real pot). If
+//! the hand ever leaves the tree (a sequence the abstraction does not hold, or an all-in in the
+//! tree that was not one at the table) it plays the rest of the hand passively.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -13,55 +15,89 @@ use pitboss_cards::CardSet;
 use pitboss_cfr::mccfr::infoset;
 use pitboss_cfr::strategy::Strategy;
 use pitboss_cfr::td::{self, Rng};
-use pitboss_cfr::tree::{Next, Tree, TD_FL};
+use pitboss_cfr::tree::{
+    Betting, Next, Node, Tree, ALL_IN, CALL, FOLD, HALF, POT, TD_FL, TD_NL, TD_PL,
+};
 use pitboss_protocol::{
-    ActRequest, Action, Bot, Event, GameInfo, HandEnd, HandStart, MatchStart, SeatNo,
+    ActRequest, Action, Bot, Chips, Event, GameInfo, HandEnd, HandStart, MatchStart, SeatNo,
 };
 
 use crate::exploit::standard_draw;
 use crate::util;
 use crate::AdaptiveBot;
 
-/// The strategy `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train` wrote
-/// (bots/README.md gives the command and its seed).
-static STRATEGY_27TD_FL: &[u8] = include_bytes!("../strategy/27td-fl.cfr");
+/// The strategies `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train` wrote
+/// (bots/README.md gives the commands and their seeds), zstd-compressed.
+static STRATEGY_27TD_FL: &[u8] = include_bytes!("../strategy/27td-fl.cfr.zst");
+static STRATEGY_27TD_PL: &[u8] = include_bytes!("../strategy/27td-pl.cfr.zst");
+static STRATEGY_27TD_NL: &[u8] = include_bytes!("../strategy/27td-nl.cfr.zst");
 
+/// A solved game: its tree and strategy.
 struct Solved {
     tree: Tree,
     strategy: Strategy,
 }
 
-/// The tree and the strategy, read once per process.
-fn solved() -> &'static Solved {
-    static S: OnceLock<Solved> = OnceLock::new();
-    S.get_or_init(|| {
-        let tree = Tree::new(TD_FL);
-        let strategy = Strategy::from_bytes(STRATEGY_27TD_FL, tree.nodes.len())
+impl Solved {
+    fn read(betting: Betting, file: &[u8]) -> Solved {
+        let tree = Tree::new(betting);
+        let raw = pitboss_cfr::strategy::decompress(file).expect("the embedded strategy is zstd");
+        let strategy = Strategy::from_bytes(&raw, tree.nodes.len(), betting.actions())
             .expect("the embedded strategy fits this build's tree and abstraction");
         Solved { tree, strategy }
-    })
+    }
+}
+
+/// The solved games, each read once per process when first played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Game {
+    Fl,
+    Pl,
+    Nl,
+}
+
+fn solved(g: Game) -> &'static Solved {
+    static FL: OnceLock<Solved> = OnceLock::new();
+    static PL: OnceLock<Solved> = OnceLock::new();
+    static NL: OnceLock<Solved> = OnceLock::new();
+    match g {
+        Game::Fl => FL.get_or_init(|| Solved::read(TD_FL, STRATEGY_27TD_FL)),
+        Game::Pl => PL.get_or_init(|| Solved::read(TD_PL, STRATEGY_27TD_PL)),
+        Game::Nl => NL.get_or_init(|| Solved::read(TD_NL, STRATEGY_27TD_NL)),
+    }
 }
 
 /// Hands played from the strategy, and those of them that left the tree, by every `cfr` of the
 /// process ([`CfrBot::tally`]).
 static PLAYED: AtomicU64 = AtomicU64::new(0);
 static LEFT: AtomicU64 = AtomicU64::new(0);
+static OFF: AtomicU64 = AtomicU64::new(0);
 
-/// Whether `g` is the game the strategy was solved for, up to the size of the chips: fixed-limit
-/// triple draw, no ante, blinds of half a bet and a bet, big bets twice the small, cap 4.
-fn solved_game(g: &GameInfo) -> bool {
-    g.variant == "triple-draw"
-        && g.structure == "fixed-limit"
+/// Which solved game `g` is, up to the size of the chips: triple draw, no ante, blinds of half
+/// a big blind and one, and in fixed limit bets of one and two big blinds, cap 4.
+fn solved_game(g: &GameInfo) -> Option<Game> {
+    let blinds = g.variant == "triple-draw"
         && g.ante == 0
+        && g.big_blind > 0
         && g.small_blind * 2 == g.big_blind
-        && g.small_bet == g.big_blind
-        && g.big_bet == 2 * g.small_bet
-        && g.cap == TD_FL.cap
-        && !g.heads_up_uncapped
-        && !g.ace_five_straight
+        && !g.ace_five_straight;
+    if !blinds {
+        return None;
+    }
+    match g.structure.as_str() {
+        "fixed-limit" => (g.small_bet == g.big_blind
+            && g.big_bet == 2 * g.small_bet
+            && g.cap == 4
+            && !g.heads_up_uncapped)
+            .then_some(Game::Fl),
+        "pot-limit" => Some(Game::Pl),
+        "no-limit" => Some(Game::Nl),
+        _ => None,
+    }
 }
 
-/// Where this hand is in the solved tree.
+/// Where this hand is in the solved tree, and the real chips (pot and no limit map real bet
+/// sizes to the tree's by their share of the pot).
 #[derive(Clone, Copy, Debug)]
 struct Walk {
     /// This bot's position in the tree (0: the button).
@@ -70,13 +106,62 @@ struct Walk {
     node: u32,
     /// The opponent's last draw count.
     opp_drew: u8,
+    /// Each position's chips in the pot, and its bet this round.
+    contrib: [Chips; 2],
+    bet: [Chips; 2],
+    /// The tree action of this bot's last answer (its own raise is followed as what it chose).
+    chose: Option<usize>,
 }
 
-/// See the module's documentation.
+impl Walk {
+    fn pos(&self, seat: SeatNo) -> usize {
+        usize::from(if seat == self.seat {
+            self.me
+        } else {
+            1 - self.me
+        })
+    }
+}
+
+/// The tree's raise nearest to a real one of `inc` chips over the level with `pot_after_call`
+/// in the pot after the raiser's call, by the ratio of the sizes (a raise twice as big as
+/// another is as far from it as one half as big), all-in to all-in.
+fn nearest_raise(node: &Node, inc: Chips, pot_after_call: Chips, all_in: bool) -> usize {
+    let legal: Vec<usize> = [HALF, POT, ALL_IN]
+        .into_iter()
+        .filter(|&a| node.next[a] != Next::Illegal)
+        .collect();
+    if all_in && legal.contains(&ALL_IN) {
+        return ALL_IN;
+    }
+    let level = node.contrib[0].max(node.contrib[1]);
+    let real = (inc.max(1) as f64 / pot_after_call.max(1) as f64).ln();
+    legal
+        .into_iter()
+        .min_by(|&a, &b| {
+            let d = |a: usize| {
+                let tree = f64::from(node.raise_to[a] - level) / f64::from(2 * level);
+                (tree.ln() - real).abs()
+            };
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap_or(CALL)
+}
+
+/// `cfr` plays heads-up deuce-to-seven triple draw, in all three structures, from strategies
+/// solved by Monte Carlo CFR (crate `pitboss-cfr`) on an abstraction of the game: the betting
+/// sequences (in fixed limit every one the rules allow; in pot and no limit bets of half the pot,
+/// the pot and all-in, a real bet read as the nearest of them by its share of the pot), the hand in
+/// each betting round as one of 18 classes (what the standard drawing rule of `pitboss-equity`
+/// does with it and how good the cards it keeps are; after the last draw, the made hand in 15
+/// classes) and the opponent's last draw count. It bets with the solved probabilities, sampled
+/// from its seed, and draws by the standard rule, as the solver assumed. Everywhere else (stud,
+/// full tables, stacks other than those solved) it plays exactly like `adaptive`. `best` is
+/// another name for it: the strongest built-in bot.
 pub struct CfrBot {
     fallback: AdaptiveBot,
-    /// The match's big blind when it is the solved game.
-    game: Option<u64>,
+    /// The solved game being played, and its big blind.
+    game: Option<(Game, Chips)>,
     rng: Rng,
     /// Whether this hand is played from the strategy (else by `fallback`, from its start).
     solved: bool,
@@ -102,36 +187,78 @@ impl CfrBot {
         (PLAYED.load(Ordering::Relaxed), LEFT.load(Ordering::Relaxed))
     }
 
+    /// Betting decisions every `cfr` of this process took off the tree: after the tree's betting
+    /// closed (an all-in in the tree that was not one at the table) or the hand left it.
+    pub fn off_tree() -> u64 {
+        OFF.load(Ordering::Relaxed)
+    }
+
     /// Follows the hand's betting events down the tree.
-    fn follow(&mut self, events: &[Event]) {
+    fn follow(&mut self, events: &[Event], game: Game) {
         let Some(w) = self.walk.as_mut() else {
             return;
         };
-        let tree = &solved().tree;
+        let tree = &solved(game).tree;
         for e in events {
-            let (seat, k) = match *e {
-                Event::Fold { seat } => (seat, 0),
-                Event::Check { seat } | Event::Call { seat, .. } => (seat, 1),
-                Event::Raise { seat, .. } => (seat, 2),
+            let node = tree.nodes[w.node as usize];
+            let k = match *e {
+                Event::Round { .. } => {
+                    w.bet = [0; 2];
+                    continue;
+                }
+                Event::Blind { seat, amount, .. } => {
+                    let p = w.pos(seat);
+                    w.bet[p] += amount;
+                    w.contrib[p] += amount;
+                    continue;
+                }
                 Event::Discard { seat, count, .. } => {
                     if seat != w.seat {
                         w.opp_drew = count;
                     }
                     continue;
                 }
-                Event::BringIn { .. } => (0, 3),
+                Event::Fold { seat } => (w.pos(seat), FOLD),
+                Event::Check { seat } => (w.pos(seat), CALL),
+                Event::Call { seat, amount, .. } => {
+                    let p = w.pos(seat);
+                    w.bet[p] += amount;
+                    w.contrib[p] += amount;
+                    (p, CALL)
+                }
+                Event::Raise {
+                    seat, to, all_in, ..
+                } => {
+                    let p = w.pos(seat);
+                    let level = w.bet[0].max(w.bet[1]);
+                    let pot_after_call = w.contrib[0] + w.contrib[1] + (level - w.bet[p]);
+                    let a = if p == usize::from(w.me) && w.chose.is_some() {
+                        w.chose.unwrap_or(HALF)
+                    } else if game == Game::Fl {
+                        HALF
+                    } else {
+                        nearest_raise(&node, to.saturating_sub(level), pot_after_call, all_in)
+                    };
+                    w.contrib[p] += to - w.bet[p];
+                    w.bet[p] = to;
+                    (p, a)
+                }
+                Event::BringIn { .. } => (2, FOLD),
                 _ => continue,
             };
-            let node = tree.nodes[w.node as usize];
-            let player = if seat == w.seat { w.me } else { 1 - w.me };
-            let next = if k < 3 && node.player == player {
-                node.next[k]
+            let (p, a) = k;
+            let next = if p < 2 && usize::from(node.player) == p {
+                node.next[a]
             } else {
                 Next::Illegal
             };
+            if p == usize::from(w.me) {
+                w.chose = None;
+            }
             match next {
                 Next::Node(m) => w.node = m,
-                // The hand is over for the tree; nothing is asked after it.
+                // The hand is over for the tree (a fold, or betting closed by a showdown or an
+                // all-in): nothing more to follow.
                 Next::Fold { .. } | Next::Showdown { .. } => {
                     self.walk = None;
                     return;
@@ -145,9 +272,9 @@ impl CfrBot {
         }
     }
 
-    fn bet(&mut self, req: &ActRequest) -> Option<Action> {
+    fn bet(&mut self, req: &ActRequest, game: Game) -> Option<Action> {
         let w = self.walk?;
-        let s = solved();
+        let s = solved(game);
         let node = s.tree.nodes[w.node as usize];
         if node.player != w.me || req.view.cards.len() != 5 {
             return None;
@@ -160,33 +287,57 @@ impl CfrBot {
         };
         let i = infoset(w.node, class as u8, td::opp_class(w.opp_drew) as u8);
         let p = s.strategy.at(i)?;
-        let legal = [req.legal.fold, true, req.legal.raise.is_some()];
-        let pf = p.map(|x| f32::from(x) / 255.0);
-        let a = pitboss_cfr::mccfr::pick(pf, legal, self.rng.unit());
-        Some(match a {
-            0 => Action::Fold,
-            2 => util::min_raise(&req.legal)?,
-            _ if req.legal.check => Action::Check,
-            _ => Action::Call,
-        })
+        let width = p.len();
+        let legal: Vec<bool> = node.next[..width]
+            .iter()
+            .map(|x| *x != Next::Illegal)
+            .collect();
+        let pf: Vec<f32> = p.iter().map(|&x| f32::from(x) / 255.0).collect();
+        let a = pitboss_cfr::mccfr::pick(&pf, &legal, self.rng.unit());
+        let action = match a {
+            FOLD if req.legal.fold => Action::Fold,
+            FOLD | CALL => util::passive(&req.legal),
+            _ if game == Game::Fl => util::min_raise(&req.legal)?,
+            ALL_IN => util::raise_to(&req.legal, Chips::MAX)?,
+            _ => {
+                // The same share of the real pot as the tree's raise of its own.
+                let level = node.contrib[0].max(node.contrib[1]);
+                let share = f64::from(node.raise_to[a] - level) / f64::from(2 * level);
+                let real_level = util::level(&req.view);
+                let pot_after_call = req.view.pot + util::owed(&req.view);
+                let to = real_level + (share * pot_after_call as f64).round() as Chips;
+                util::raise_to(&req.legal, to)?
+            }
+        };
+        if let Some(w) = self.walk.as_mut() {
+            w.chose = Some(a);
+        }
+        Some(action)
     }
 }
 
 impl Bot for CfrBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.game = solved_game(&m.game).then_some(m.game.big_blind);
+        self.game = solved_game(&m.game).map(|g| (g, m.game.big_blind));
         self.fallback.match_start(m);
     }
 
     fn hand_start(&mut self, h: &HandStart) {
-        // Four capped rounds cost at most 24 big blinds heads-up: deeper stacks never matter.
-        let deep = |bb: u64| h.stacks.iter().all(|&s| s >= 24 * bb);
-        self.solved = h.seats == 2 && self.game.is_some_and(deep);
+        // Fixed limit: four capped rounds cost at most 24 big blinds heads-up, so deeper stacks
+        // never matter. Pot and no limit were solved 100 big blinds deep.
+        let fits = |&(g, bb): &(Game, Chips)| match g {
+            Game::Fl => h.stacks.iter().all(|&s| s >= 24 * bb),
+            Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
+        };
+        self.solved = h.seats == 2 && self.game.as_ref().is_some_and(fits);
         self.walk = self.solved.then_some(Walk {
             me: u8::from(h.seat != h.button),
             seat: h.seat,
             node: 0,
             opp_drew: 0,
+            contrib: [0; 2],
+            bet: [0; 2],
+            chose: None,
         });
         if self.solved {
             PLAYED.fetch_add(1, Ordering::Relaxed);
@@ -196,14 +347,17 @@ impl Bot for CfrBot {
     }
 
     fn act(&mut self, req: &ActRequest) -> Action {
-        if !self.solved {
+        let Some((game, _)) = self.game.filter(|_| self.solved) else {
             return self.fallback.act(req);
-        }
-        self.follow(&req.events);
+        };
+        self.follow(&req.events, game);
         if let Some(max) = req.legal.discard {
             return standard_draw(req, max);
         }
-        self.bet(req).unwrap_or_else(|| util::passive(&req.legal))
+        self.bet(req, game).unwrap_or_else(|| {
+            OFF.fetch_add(1, Ordering::Relaxed);
+            util::passive(&req.legal)
+        })
     }
 
     fn hand_end(&mut self, h: &HandEnd) {

@@ -4,7 +4,9 @@
 //! deterministic given that seed and the messages it receives. `random`, `call` and `raise` play
 //! both games blindly; `lowball` knows deuce-to-seven triple draw and `hilo` knows seven card stud
 //! hi/lo, and each plays the other game by a short rule of thumb; `equity` and `adaptive` play
-//! both games from the equity engine `pitboss-equity`. `bots/README.md` describes them for users.
+//! both games from the equity engine `pitboss-equity`; `cfr` (also called `best`) plays heads-up
+//! fixed-limit triple draw from a strategy solved by Monte Carlo CFR (`pitboss-cfr`) and the rest
+//! like `adaptive`. `bots/README.md` describes them for users.
 //!
 //! The crate also holds the exploiters (`x-…`, [`EXPLOITERS`]): one style each pushed to its
 //! extreme, to measure a house bot's worst case (`scripts/exploitability.sh`). [`builtin`] builds
@@ -37,8 +39,12 @@ pub use random::RandomBot;
 
 /// The names [`builtin`] knows, in the order the README describes them.
 pub const NAMES: &[&str] = &[
-    "random", "call", "raise", "lowball", "hilo", "equity", "adaptive",
+    "random", "call", "raise", "lowball", "hilo", "equity", "adaptive", "cfr",
 ];
+
+/// The strongest built-in bot, which [`builtin`] also builds under the name `best`: a
+/// leaderboard or a script that wants the house's best need not know what it is called.
+pub const BEST: &str = "cfr";
 
 /// The exploiters [`builtin`] also knows, in the order the README describes them: one style each,
 /// pushed to its extreme, to measure a house bot's worst case. Not reference bots, so not in
@@ -56,7 +62,7 @@ pub const EXPLOITERS: &[&str] = &[
 ];
 
 /// The built-in bot (reference or exploiter) called `name`, seeded with `seed`; `None` for an
-/// unknown name.
+/// unknown name. `best` is [`BEST`].
 pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
     Some(match name {
         "random" => Box::new(RandomBot::new(seed)),
@@ -66,7 +72,7 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "hilo" => Box::new(HiloBot::new(seed)),
         "equity" => Box::new(EquityBot::new(seed)),
         "adaptive" => Box::new(AdaptiveBot::new(seed)),
-        "cfr" => Box::new(CfrBot::new(seed)),
+        "cfr" | "best" => Box::new(CfrBot::new(seed)),
         "x-raise" => Box::new(ManiacBot::new(seed)),
         "x-raise1st" => Box::new(RaiseFirstBot::new(seed)),
         "x-fold" => Box::new(FoldBot::new(seed)),

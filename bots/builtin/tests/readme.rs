@@ -4,7 +4,7 @@ use pitboss_bots::{EXPLOITERS, NAMES};
 
 const README: &str = include_str!("../../README.md");
 
-const SOURCES: [(&str, &str); 7] = [
+const SOURCES: [(&str, &str); 8] = [
     ("random", include_str!("../src/random.rs")),
     ("call", include_str!("../src/call.rs")),
     ("raise", include_str!("../src/raise.rs")),
@@ -12,6 +12,7 @@ const SOURCES: [(&str, &str); 7] = [
     ("hilo", include_str!("../src/hilo.rs")),
     ("equity", include_str!("../src/equity.rs")),
     ("adaptive", include_str!("../src/adaptive.rs")),
+    ("cfr", include_str!("../src/cfr.rs")),
 ];
 
 /// The exploiters' sources, with the names each one's paragraph covers.

@@ -42,27 +42,75 @@ fn play(game: &str, bots: &[&'static str], hands: u64) {
     r.expect("match");
 }
 
-/// One test (the tally is per process): the solved game first, then games it must leave alone.
+/// One test (the tally is per process): the solved games first, then games it must leave alone.
 #[test]
-fn cfr_follows_every_hand_of_its_game_and_only_those() {
-    for opp in ["random", "call", "x-raise", "x-raise1st", "adaptive"] {
-        let (played, left) = CfrBot::tally();
-        play("27td-fl", &["cfr", opp], 2000);
-        let (p, l) = CfrBot::tally();
-        assert_eq!(
-            p - played,
-            2000,
-            "every heads-up hand against {opp} from the strategy"
-        );
-        assert_eq!(l - left, 0, "against {opp} a hand left the tree");
+fn cfr_follows_every_hand_of_its_games_and_only_those() {
+    for game in ["27td-fl", "27td-pl", "27td-nl"] {
+        for opp in [
+            "random",
+            "call",
+            "x-raise",
+            "x-raise1st",
+            "lowball",
+            "adaptive",
+        ] {
+            let (played, left) = CfrBot::tally();
+            let off0 = CfrBot::off_tree();
+            play(game, &["cfr", opp], 1000);
+            let off = CfrBot::off_tree();
+            let (p, l) = CfrBot::tally();
+            eprintln!(
+                "{game} against {opp}: {} decisions off the tree",
+                off - off0
+            );
+            assert_eq!(
+                p - played,
+                1000,
+                "{game}: every hand against {opp} from the strategy"
+            );
+            assert_eq!(l - left, 0, "{game}: against {opp} a hand left the tree");
+        }
     }
     let before = CfrBot::tally();
-    play("27td-pl", &["cfr", "x-raise"], 300);
     play("stud8-fl", &["cfr", "adaptive"], 300);
+    play("stud8-nl", &["cfr", "x-raise"], 300);
     play("27td-fl", &["cfr", "call", "x-raise"], 300);
     assert_eq!(
         CfrBot::tally(),
         before,
-        "no strategy outside heads-up 27td-fl"
+        "no strategy outside heads-up triple draw"
     );
+    best_plays_as_cfr();
+}
+
+/// `best` is `cfr` under another name: the same seeds play the same hands. (Called by the test
+/// above: the tally is per process, so nothing else may play `cfr` while it counts.)
+fn best_plays_as_cfr() {
+    let run = |name: &'static str| {
+        let out =
+            std::env::temp_dir().join(format!("pitboss-test-{}-best-{name}", std::process::id()));
+        let cfg = MatchConfig::from_file(
+            MatchFile {
+                game: Some("27td-nl".into()),
+                bots: Some(vec![name.into(), "adaptive".into()]),
+                hands: Some(400),
+                seed: Some(4),
+                threads: Some(1),
+                out: Some(out.clone()),
+                history: Some(true),
+                ..MatchFile::default()
+            },
+            |_| unreachable!(),
+        )
+        .expect("valid config");
+        run_match(&cfg, &Builtins(vec![name, "adaptive"]), &mut |_, _| {}).expect("match");
+        let nets: Vec<String> = std::fs::read_to_string(out.join("hands.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').skip(6).take(1).collect())
+            .collect();
+        let _ = std::fs::remove_dir_all(&out);
+        nets
+    };
+    assert_eq!(run("best"), run("cfr"));
 }

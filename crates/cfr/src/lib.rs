@@ -1,4 +1,4 @@
-//! Near-equilibrium heads-up play for the house bot `cfr` (issue #26): an abstraction of the
+//! Near-equilibrium heads-up play for the house bot `cfr`: an abstraction of the
 //! game small enough to solve, a solver, and the strategy file the bot plays from.
 //!
 //! Why: the reference bots are the yardstick of every leaderboard, and heuristic ones fold too
@@ -6,12 +6,13 @@
 //! programs that play best approximate an equilibrium of an abstract game, whose worst case is
 //! bounded. Here:
 //!
-//! - [`tree`]: the betting tree of heads-up fixed-limit triple draw (every legal sequence);
+//! - [`tree`]: the betting tree of heads-up triple draw (fixed limit: every legal sequence; pot
+//!   and no limit: bets of half the pot, the pot and all-in);
 //! - [`td`]: the card abstraction (what the standard drawing rule does with a hand and how good
 //!   the kept cards are; after the last draw, the made hand) and a sampler of whole deals;
 //! - [`mccfr`]: external-sampling Monte Carlo CFR with regret matching⁺ and linear averaging;
-//! - [`strategy`]: the file of the average strategy (probabilities in 255ths), which the bot
-//!   embeds.
+//! - [`strategy`]: the file of the average strategy (probabilities in 255ths, zstd-compressed),
+//!   which the bot embeds.
 //!
 //! `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train -- --help` builds a strategy; the
 //! same seed and iterations give the same file, byte for byte.

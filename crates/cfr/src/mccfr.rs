@@ -11,7 +11,7 @@
 //! abstract game; the regrets only steer it.
 
 use crate::td::{self, Deal, Rng, BUCKETS, OPP_DRAWS};
-use crate::tree::{Next, Tree};
+use crate::tree::{Next, Tree, MAX_ACTIONS};
 
 /// Information sets per decision node: the player's class and the opponent's last draw.
 pub const PER_NODE: usize = BUCKETS * OPP_DRAWS;
@@ -24,10 +24,12 @@ pub fn infoset(n: u32, class: u8, opp: u8) -> usize {
     (n as usize * OPP_DRAWS + usize::from(opp)) * BUCKETS + usize::from(class)
 }
 
-/// The trainer's state: cumulative regrets and strategy weights, three actions per information
-/// set (fold, check or call, bet or raise; disallowed ones stay zero).
+/// The trainer's state: cumulative regrets and strategy weights, [`Tree::actions`] per
+/// information set (disallowed ones stay zero).
 pub struct Trainer {
     pub tree: Tree,
+    /// Actions per information set.
+    width: usize,
     regret: Vec<f32>,
     weight: Vec<f32>,
     rng: Rng,
@@ -37,14 +39,21 @@ pub struct Trainer {
 
 impl Trainer {
     pub fn new(tree: Tree, seed: u64) -> Trainer {
-        let n = tree.nodes.len() * PER_NODE * 3;
+        let width = tree.betting.actions();
+        let n = tree.nodes.len() * PER_NODE * width;
         Trainer {
             tree,
+            width,
             regret: vec![0.0; n],
             weight: vec![0.0; n],
             rng: Rng::new(seed),
             iterations: 0,
         }
+    }
+
+    /// Actions per information set.
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     /// Runs `n` more iterations.
@@ -59,37 +68,46 @@ impl Trainer {
         }
     }
 
-    /// The current strategy at information set `i` (regret matching over the legal actions).
+    /// The current strategy at the information set starting at `i` (regret matching over the
+    /// legal actions).
     #[inline]
-    fn current(&self, i: usize, legal: [bool; 3]) -> [f32; 3] {
-        let r = &self.regret[i..i + 3];
+    fn current(&self, i: usize, legal: &[bool; MAX_ACTIONS]) -> [f32; MAX_ACTIONS] {
+        let k = self.width;
+        let r = &self.regret[i..i + k];
         let sum: f32 = r.iter().sum();
+        let mut s = [0f32; MAX_ACTIONS];
         if sum > 0.0 {
-            [r[0] / sum, r[1] / sum, r[2] / sum]
+            for a in 0..k {
+                s[a] = r[a] / sum;
+            }
         } else {
-            let k = legal.iter().filter(|&&l| l).count() as f32;
-            legal.map(|l| if l { 1.0 / k } else { 0.0 })
+            let n = legal[..k].iter().filter(|&&l| l).count() as f32;
+            for a in 0..k {
+                s[a] = if legal[a] { 1.0 / n } else { 0.0 };
+            }
         }
+        s
     }
 
     /// The value of the subtree at `n` for the walking player `t`, in chips.
     fn walk(&mut self, n: u32, d: &Deal, t: u8, w: f32) -> f32 {
         let node = self.tree.nodes[n as usize];
+        let k = self.width;
         let p = usize::from(node.player);
         let r = usize::from(node.round);
-        let i = 3 * infoset(n, d.class[p][r], d.opp[p][r]);
+        let i = k * infoset(n, d.class[p][r], d.opp[p][r]);
         let legal = node.next.map(|x| x != Next::Illegal);
-        let s = self.current(i, legal);
+        let s = self.current(i, &legal);
         if node.player == t {
-            let mut v = [0f32; 3];
+            let mut v = [0f32; MAX_ACTIONS];
             let mut ev = 0f32;
-            for a in 0..3 {
+            for a in 0..k {
                 if legal[a] {
                     v[a] = self.value(node.next[a], d, t, w);
                     ev += s[a] * v[a];
                 }
             }
-            for a in 0..3 {
+            for a in 0..k {
                 if legal[a] {
                     let x = &mut self.regret[i + a];
                     *x = (*x + v[a] - ev).max(0.0);
@@ -97,10 +115,10 @@ impl Trainer {
             }
             ev
         } else {
-            for (x, sa) in self.weight[i..i + 3].iter_mut().zip(s) {
+            for (x, sa) in self.weight[i..i + k].iter_mut().zip(s) {
                 *x += w * sa;
             }
-            let a = pick(s, legal, self.rng.unit());
+            let a = pick(&s[..k], &legal[..k], self.rng.unit());
             self.value(node.next[a], d, t, w)
         }
     }
@@ -124,12 +142,13 @@ impl Trainer {
         }
     }
 
-    /// The average strategy, as probabilities per information set (three each; an information
-    /// set never reached gets `None`).
-    pub fn average(&self, i: usize) -> Option<[f32; 3]> {
-        let w = &self.weight[3 * i..3 * i + 3];
+    /// The average strategy at information set `i`, as probabilities ([`Trainer::width`] of
+    /// them; `None` for an information set never reached).
+    pub fn average(&self, i: usize) -> Option<Vec<f32>> {
+        let k = self.width;
+        let w = &self.weight[k * i..k * i + k];
         let sum: f32 = w.iter().sum();
-        (sum > 0.0).then(|| [w[0] / sum, w[1] / sum, w[2] / sum])
+        (sum > 0.0).then(|| w.iter().map(|x| x / sum).collect())
     }
 
     /// Information sets in all.
@@ -141,12 +160,12 @@ impl Trainer {
 /// The action of probabilities `s` that `u` (uniform in `[0, 1)`) picks, always a legal one (a
 /// rounding error cannot pick a disallowed action).
 #[inline]
-pub fn pick(s: [f32; 3], legal: [bool; 3], u: f32) -> usize {
+pub fn pick(s: &[f32], legal: &[bool], u: f32) -> usize {
     let mut acc = 0.0;
     let mut last = 1;
-    for a in 0..3 {
-        if legal[a] {
-            acc += s[a];
+    for (a, (&p, &l)) in s.iter().zip(legal).enumerate() {
+        if l {
+            acc += p;
             last = a;
             if u < acc {
                 return a;

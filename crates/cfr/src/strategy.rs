@@ -1,17 +1,17 @@
-//! The strategy file: the trainer's average strategy, one probability triple (fold, check or
-//! call, bet or raise) per information set, in 255ths.
+//! The strategy file: the trainer's average strategy, one probability per action (fold, check or
+//! call, then the raises: [`crate::tree`]) per information set, in 255ths.
 //!
-//! Format: `"PBCFR1"`, the game's name (a length byte and the name), the abstraction's version
-//! (a byte: [`ABSTRACTION`]), the number of decision nodes (u32, little-endian), classes and
-//! opponent draw classes (a byte each), the iterations and seed it was trained with (u64 each),
-//! then three bytes per information set in index order ([`crate::mccfr::infoset`]). A triple of
-//! zeros is an information set the training never reached.
+//! Format: `"PBCFR2"`, the game's name (a length byte and the name), the abstraction's version
+//! (a byte: [`ABSTRACTION`]), the number of decision nodes (u32, little-endian), classes,
+//! opponent draw classes and actions per information set (a byte each), the iterations and seed
+//! it was trained with (u64 each), then the probabilities of each information set in index order
+//! ([`crate::mccfr::infoset`]). All zeros is an information set the training never reached.
 
 use crate::mccfr::{Trainer, PER_NODE};
 use crate::td::{BUCKETS, OPP_DRAWS};
 
 /// The first bytes of a strategy file.
-pub const MAGIC: &[u8; 6] = b"PBCFR1";
+pub const MAGIC: &[u8; 6] = b"PBCFR2";
 
 /// The version of the card abstraction ([`crate::td`]) a strategy was trained on: a file of
 /// another version would be played with the classes meaning something else, so it is refused.
@@ -26,12 +26,14 @@ pub enum StrategyError {
     Truncated,
     #[error("the strategy was trained on abstraction version {0}; this build knows version {ABSTRACTION}")]
     Version(u8),
-    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes; this build's tree and abstraction have {nodes} × {BUCKETS} × {OPP_DRAWS}")]
+    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes × {actions} actions; this build's tree and abstraction have {nodes} × {BUCKETS} × {OPP_DRAWS} × {width}")]
     Shape {
         found: u32,
         nodes: u32,
         classes: u8,
         opp: u8,
+        actions: u8,
+        width: u8,
     },
 }
 
@@ -41,23 +43,27 @@ pub struct Strategy {
     pub game: String,
     pub iterations: u64,
     pub seed: u64,
+    /// Actions per information set.
+    pub width: usize,
     probs: Vec<u8>,
 }
 
 impl Strategy {
     /// The trainer's average strategy.
     pub fn from_trainer(game: &str, seed: u64, t: &Trainer) -> Strategy {
-        let mut probs = Vec::with_capacity(3 * t.infosets());
+        let width = t.width();
+        let mut probs = Vec::with_capacity(width * t.infosets());
         for i in 0..t.infosets() {
-            probs.extend_from_slice(&match t.average(i) {
-                Some(p) => quantize(p),
-                None => [0; 3],
-            });
+            match t.average(i) {
+                Some(p) => probs.extend_from_slice(&quantize(&p)),
+                None => probs.resize(probs.len() + width, 0),
+            }
         }
         Strategy {
             game: game.to_string(),
             iterations: t.iterations,
             seed,
+            width,
             probs,
         }
     }
@@ -68,20 +74,21 @@ impl Strategy {
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
         out.push(ABSTRACTION);
-        out.extend_from_slice(&((self.probs.len() / 3 / PER_NODE) as u32).to_le_bytes());
+        out.extend_from_slice(&((self.probs.len() / self.width / PER_NODE) as u32).to_le_bytes());
         out.push(BUCKETS as u8);
         out.push(OPP_DRAWS as u8);
+        out.push(self.width as u8);
         out.extend_from_slice(&self.iterations.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
         out.extend_from_slice(&self.probs);
         out
     }
 
-    /// Reads a strategy for a tree of `nodes` decision nodes.
+    /// Reads a strategy for a tree of `nodes` decision nodes and `width` actions per node.
     ///
     /// # Errors
     /// [`StrategyError`] for a file that is not one, or was made for another tree or abstraction.
-    pub fn from_bytes(b: &[u8], nodes: usize) -> Result<Strategy, StrategyError> {
+    pub fn from_bytes(b: &[u8], nodes: usize, width: usize) -> Result<Strategy, StrategyError> {
         let mut at = 0usize;
         let mut take = |n: usize| -> Result<&[u8], StrategyError> {
             let s = b.get(at..at + n).ok_or(StrategyError::Truncated)?;
@@ -98,48 +105,64 @@ impl Strategy {
             return Err(StrategyError::Version(version));
         }
         let found = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
-        let (classes, opp) = (take(1)?[0], take(1)?[0]);
+        let (classes, opp, actions) = (take(1)?[0], take(1)?[0], take(1)?[0]);
         if found as usize != nodes
             || usize::from(classes) != BUCKETS
             || usize::from(opp) != OPP_DRAWS
+            || usize::from(actions) != width
         {
             return Err(StrategyError::Shape {
                 found,
                 nodes: nodes as u32,
                 classes,
                 opp,
+                actions,
+                width: width as u8,
             });
         }
         let iterations = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
         let seed = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
-        let probs = take(3 * nodes * PER_NODE)?.to_vec();
+        let probs = take(width * nodes * PER_NODE)?.to_vec();
         Ok(Strategy {
             game,
             iterations,
             seed,
+            width,
             probs,
         })
     }
 
     /// The probabilities at information set `i`, in 255ths; `None` where training never went.
     #[inline]
-    pub fn at(&self, i: usize) -> Option<[u8; 3]> {
-        let p = [
-            self.probs[3 * i],
-            self.probs[3 * i + 1],
-            self.probs[3 * i + 2],
-        ];
-        (p != [0; 3]).then_some(p)
+    pub fn at(&self, i: usize) -> Option<&[u8]> {
+        let p = &self.probs[self.width * i..self.width * (i + 1)];
+        p.iter().any(|&x| x != 0).then_some(p)
     }
+}
+
+/// A strategy file as shipped: zstd-compressed (`.cfr.zst`).
+///
+/// # Errors
+/// The decoder's message, for bytes that are not zstd.
+pub fn decompress(z: &[u8]) -> Result<Vec<u8>, String> {
+    zstd::stream::decode_all(z).map_err(|e| e.to_string())
+}
+
+/// Compresses a strategy file for shipping (level 19: done once, read at every start).
+pub fn compress(raw: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(raw, 19).expect("compressing to memory")
 }
 
 /// Probabilities as 255ths summing to exactly 255 (largest remainders), so that a sampled action
 /// never falls outside them.
-pub fn quantize(p: [f32; 3]) -> [u8; 3] {
-    let scaled = p.map(|x| x.max(0.0) * 255.0);
-    let mut q = scaled.map(|x| x.floor() as u16);
+pub fn quantize(p: &[f32]) -> Vec<u8> {
+    if !p.iter().any(|&x| x > 0.0) {
+        return vec![0; p.len()];
+    }
+    let scaled: Vec<f32> = p.iter().map(|x| x.max(0.0) * 255.0).collect();
+    let mut q: Vec<u16> = scaled.iter().map(|x| x.floor() as u16).collect();
     let mut left = 255 - q.iter().sum::<u16>().min(255);
-    let mut order = [0usize, 1, 2];
+    let mut order: Vec<usize> = (0..p.len()).collect();
     order.sort_by(|&a, &b| {
         (scaled[b] - scaled[b].floor())
             .partial_cmp(&(scaled[a] - scaled[a].floor()))
@@ -154,7 +177,7 @@ pub fn quantize(p: [f32; 3]) -> [u8; 3] {
             left -= 1;
         }
     }
-    q.map(|x| x as u8)
+    q.into_iter().map(|x| x as u8).collect()
 }
 
 #[cfg(test)]
@@ -163,16 +186,18 @@ mod tests {
 
     #[test]
     fn quantized_probabilities_sum_to_255_and_keep_zeros() {
-        assert_eq!(quantize([0.0, 0.5, 0.5]), [0, 128, 127]);
+        assert_eq!(quantize(&[0.0, 0.5, 0.5]), [0, 128, 127]);
+        assert_eq!(quantize(&[0.0; 5]), [0; 5], "nothing to share");
         for p in [
-            [0.0, 0.5, 0.5],
-            [1.0 / 3.0; 3],
-            [0.0, 1.0, 0.0],
-            [0.001, 0.0, 0.999],
+            &[0.0, 0.5, 0.5][..],
+            &[1.0 / 3.0; 3],
+            &[0.0, 1.0, 0.0],
+            &[0.001, 0.0, 0.999],
+            &[0.2; 5],
         ] {
             let q = quantize(p);
             assert_eq!(q.iter().map(|&x| u16::from(x)).sum::<u16>(), 255, "{p:?}");
-            for a in 0..3 {
+            for a in 0..p.len() {
                 // A disallowed action (probability zero) never gets a share; a tiny one may
                 // round to nothing.
                 assert!(p[a] > 0.0 || q[a] == 0, "{p:?} → {q:?}");

@@ -18,28 +18,28 @@ fn the_same_seed_gives_the_same_file_byte_for_byte() {
     assert_eq!(a, b);
     assert_ne!(a, c, "another seed deals other cards");
     let nodes = Tree::new(TD_FL).nodes.len();
-    let s = Strategy::from_bytes(&a, nodes).unwrap();
+    let s = Strategy::from_bytes(&a, nodes, 3).unwrap();
     assert_eq!(
         (s.game.as_str(), s.iterations, s.seed),
         ("27td-fl", 20_000, 5)
     );
     assert_eq!(s.to_bytes(), a);
     assert!(matches!(
-        Strategy::from_bytes(&a, nodes + 1),
+        Strategy::from_bytes(&a, nodes + 1, 3),
         Err(StrategyError::Shape { .. })
     ));
     assert_eq!(
-        Strategy::from_bytes(&a[..a.len() - 1], nodes).unwrap_err(),
+        Strategy::from_bytes(&a[..a.len() - 1], nodes, 3).unwrap_err(),
         StrategyError::Truncated
     );
     let mut v = a.clone();
     v[6 + 1 + 7] = 99;
     assert_eq!(
-        Strategy::from_bytes(&v, nodes).unwrap_err(),
+        Strategy::from_bytes(&v, nodes, 3).unwrap_err(),
         StrategyError::Version(99)
     );
     assert_eq!(
-        Strategy::from_bytes(b"PBT1....", nodes).unwrap_err(),
+        Strategy::from_bytes(b"PBT1....", nodes, 3).unwrap_err(),
         StrategyError::Magic
     );
 }
@@ -83,9 +83,12 @@ fn the_trained_strategy_plays_the_extremes_sensibly() {
 #[test]
 #[ignore = "retrains the shipped strategy: about five minutes"]
 fn the_shipped_strategy_is_rebuilt_byte_for_byte() {
-    let shipped = include_bytes!("../../../bots/builtin/strategy/27td-fl.cfr");
+    let shipped = pitboss_cfr::strategy::decompress(include_bytes!(
+        "../../../bots/builtin/strategy/27td-fl.cfr.zst"
+    ))
+    .unwrap();
     let nodes = Tree::new(TD_FL).nodes.len();
-    let s = Strategy::from_bytes(shipped, nodes).unwrap();
+    let s = Strategy::from_bytes(&shipped, nodes, 3).unwrap();
     let again = Strategy::from_trainer(&s.game, s.seed, &train(s.seed, s.iterations)).to_bytes();
     assert!(again == shipped, "retraining gave another file");
 }

@@ -232,7 +232,7 @@ Examples:
   pitboss submit raise --name maniac --registry /srv/pitboss/registry
   pitboss submit mybot/bot.toml --name mybot --game 27td-nl --registry nl-only"#;
 
-const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo, equity, adaptive) against each other in
+const RUN_HELP: &str = r#"Plays the bundled bots (random, call, raise, lowball, hilo, equity, adaptive, cfr) against each other in
 the six presets (27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl, stud8-nl), duplicate heads-up round robin, and writes results/<timestamp>-default/ with
 leaderboard.csv, crosstable.csv, leaderboard.md and report.html (open it in a browser).
 
@@ -381,8 +381,9 @@ Examples:
   pitboss match --game stud8-fl --bot hilo --bot call --bot random --hands 200000 --duplicate
   pitboss match match.toml --threads 2 --out results/my-run --history
 
-Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, and the exploiters x-raise,
-x-raise1st, x-fold, x-early1, x-early2, x-early3, x-open1, x-open2 (see bots/README.md);
+Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, cfr (also called best: the
+strongest built-in), and the exploiters x-raise, x-raise1st, x-fold, x-early1, x-early2, x-early3,
+x-open1, x-open2 (see bots/README.md);
 exec:COMMAND ARGS for any program speaking protocol.md; or a bot.toml manifest (e.g.
 bots/python/simple/bot.toml).
 External bots (and their build steps) run in the jail unless --no-sandbox: namespaces of their own

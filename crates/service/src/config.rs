@@ -1,5 +1,5 @@
 //! The service's settings: flags of `pitboss serve` over an optional `ladder.toml` in the data
-//! folder, over built-in defaults (every preset heads-up against the seven built-in bots).
+//! folder, over built-in defaults (every preset heads-up against the eight built-in bots).
 
 use std::path::{Path, PathBuf};
 

@@ -9,17 +9,18 @@ use anyhow::{bail, Context};
 use clap::Parser;
 use pitboss_cfr::mccfr::Trainer;
 use pitboss_cfr::strategy::Strategy;
-use pitboss_cfr::tree::{Tree, TD_FL};
+use pitboss_cfr::tree::{Betting, Tree, TD_FL, TD_NL, TD_PL};
 
 /// Trains a heads-up strategy by external-sampling Monte Carlo CFR and writes its strategy file.
 ///
 /// Examples:
-///   pitboss-cfr-train --out bots/builtin/strategy/27td-fl.cfr
+///   pitboss-cfr-train --out bots/builtin/strategy/27td-fl.cfr.zst
+///   pitboss-cfr-train --game 27td-nl --out bots/builtin/strategy/27td-nl.cfr.zst
 ///   pitboss-cfr-train --iterations 2000000 --seed 7 --out /tmp/quick.cfr
 #[derive(Parser)]
 #[command(version, verbatim_doc_comment)]
 struct Args {
-    /// The game (only heads-up fixed-limit triple draw so far).
+    /// The game: heads-up triple draw, 27td-fl, 27td-pl or 27td-nl.
     #[arg(long, default_value = "27td-fl")]
     game: String,
     /// Deals to train on (each walks the tree once per player).
@@ -28,20 +29,24 @@ struct Args {
     /// The seed of every card the training deals.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Where to write the strategy file.
+    /// Where to write the strategy file (zstd-compressed when it ends in `.zst`, as the bot
+    /// embeds it).
     #[arg(long)]
     out: PathBuf,
 }
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    if a.game != "27td-fl" {
-        bail!("--game {}: only 27td-fl has an abstraction so far", a.game);
-    }
+    let betting: Betting = match a.game.as_str() {
+        "27td-fl" => TD_FL,
+        "27td-pl" => TD_PL,
+        "27td-nl" => TD_NL,
+        g => bail!("--game {g}: only 27td-fl, 27td-pl and 27td-nl have an abstraction so far"),
+    };
     if a.iterations == 0 {
         bail!("--iterations must be at least 1");
     }
-    let tree = Tree::new(TD_FL);
+    let tree = Tree::new(betting);
     let mut t = Trainer::new(tree, a.seed);
     eprintln!(
         "{}: {} decision nodes, {} information sets; {} iterations from seed {}",
@@ -66,7 +71,10 @@ fn main() -> anyhow::Result<()> {
         std::io::stderr().flush().ok();
     }
     eprintln!();
-    let bytes = Strategy::from_trainer(&a.game, a.seed, &t).to_bytes();
+    let mut bytes = Strategy::from_trainer(&a.game, a.seed, &t).to_bytes();
+    if a.out.extension().is_some_and(|e| e == "zst") {
+        bytes = pitboss_cfr::strategy::compress(&bytes);
+    }
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     }

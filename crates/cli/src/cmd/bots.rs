@@ -26,8 +26,9 @@ pub fn check_spec(spec: &str) -> Result<(), ConfigError> {
         .map_err(|e| ConfigError {
             key: "--bot / bots",
             why: format!(
-                "{e} (built-in bots: {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
+                "{e} (built-in bots: {}, and best = {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
                 pitboss_bots::NAMES.join(", "),
+                pitboss_bots::BEST,
                 pitboss_bots::EXPLOITERS.join(", ")
             ),
         })

@@ -89,8 +89,9 @@ fn spec_error(key: &'static str, e: SpecError) -> ConfigError {
         key,
         why: match e {
             SpecError::Unknown(n) => format!(
-                "unknown bot `{n}` (built-in bots: {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
+                "unknown bot `{n}` (built-in bots: {}, and best = {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
                 pitboss_bots::NAMES.join(", "),
+                pitboss_bots::BEST,
                 pitboss_bots::EXPLOITERS.join(", ")
             ),
             e => e.to_string(),

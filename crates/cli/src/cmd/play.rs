@@ -27,8 +27,9 @@ pub fn factory(cfg: &MatchConfig) -> Result<ExternalFactory, ConfigError> {
         key: "--bot / bots",
         why: match e {
             SpecError::Unknown(n) => format!(
-                "unknown bot `{n}` (built-in bots: {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
+                "unknown bot `{n}` (built-in bots: {}, and best = {}; exploiters: {}; or exec:COMMAND, or a bot.toml path)",
                 pitboss_bots::NAMES.join(", "),
+                pitboss_bots::BEST,
                 pitboss_bots::EXPLOITERS.join(", ")
             ),
             e => e.to_string(),
