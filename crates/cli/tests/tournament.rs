@@ -309,18 +309,24 @@ fn submit_ranks_a_bot_and_reuses_the_others_results() {
         .arg(&reg));
     assert!(out.contains("lowball-2 ranks"), "{out}");
     let board = std::fs::read_to_string(reg.join("tournament/leaderboard.csv")).unwrap();
-    assert_eq!(board.lines().count(), 1 + 8, "{board}");
+    let refs = pitboss_bots::NAMES.len();
+    assert_eq!(board.lines().count(), 1 + refs + 1, "{board}");
     let toml = std::fs::read_to_string(reg.join("registry.toml")).unwrap();
     assert!(
         toml.contains("name = \"lowball-2\"") && toml.contains("hash = "),
         "{toml}"
     );
     assert!(reg.join("entries/lowball-2/entry.toml").exists());
-    // A second bot: only its 8 pairings x 6 games (every preset) x 2 batches are played.
+    // A second bot: only its pairings with the references and lowball-2 x 6 games (every
+    // preset) x 2 batches are played; the others' are reused.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])
         .arg(&reg));
-    assert!(out.contains("96 units played, 336 reused"), "{out}");
+    let (played, reused) = ((refs + 1) * 12, (refs + 1) * refs / 2 * 12);
+    assert!(
+        out.contains(&format!("{played} units played, {reused} reused")),
+        "{out}"
+    );
     // Unchanged resubmission: nothing to play.
     let out = ok(pitboss()
         .args(["submit", "raise", "--name", "maniac", "--registry"])
