@@ -30,7 +30,7 @@ pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
 pub use cfr::CfrBot;
 pub use equity::EquityBot;
-pub use exploit::{EarlyBot, FoldBot, ManiacBot, RaiseFirstBot};
+pub use exploit::{EarlyBot, FoldBot, ManiacBot, RaiseFirstBot, SwitchBot, SWITCH_AFTER};
 pub use hilo::HiloBot;
 pub use lowball::LowballBot;
 pub use pitboss_protocol::Bot;
@@ -59,6 +59,7 @@ pub const EXPLOITERS: &[&str] = &[
     "x-early3",
     "x-open1",
     "x-open2",
+    "x-switch",
 ];
 
 /// The built-in bot (reference or exploiter) called `name`, seeded with `seed`; `None` for an
@@ -73,6 +74,7 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "equity" => Box::new(EquityBot::new(seed)),
         "adaptive" => Box::new(AdaptiveBot::new(seed)),
         "cfr" | "best" => Box::new(CfrBot::new(seed)),
+        "cfr-eq" => Box::new(CfrBot::equilibrium(seed)),
         "x-raise" => Box::new(ManiacBot::new(seed)),
         "x-raise1st" => Box::new(RaiseFirstBot::new(seed)),
         "x-fold" => Box::new(FoldBot::new(seed)),
@@ -81,6 +83,7 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "x-early3" => Box::new(EarlyBot::new(seed, 3, true)),
         "x-open1" => Box::new(EarlyBot::new(seed, 1, false)),
         "x-open2" => Box::new(EarlyBot::new(seed, 2, false)),
+        "x-switch" => Box::new(SwitchBot::new(seed)),
         _ => return None,
     })
 }

@@ -12,11 +12,11 @@ const SOURCES: [(&str, &str); 8] = [
     ("hilo", include_str!("../src/hilo.rs")),
     ("equity", include_str!("../src/equity.rs")),
     ("adaptive", include_str!("../src/adaptive.rs")),
-    ("cfr", include_str!("../src/cfr.rs")),
+    ("cfr", include_str!("../src/cfr/mod.rs")),
 ];
 
 /// The exploiters' sources, with the names each one's paragraph covers.
-const EXPLOITER_SOURCES: [(&[&str], &str); 4] = [
+const EXPLOITER_SOURCES: [(&[&str], &str); 5] = [
     (&["x-raise"], include_str!("../src/exploit/maniac.rs")),
     (&["x-raise1st"], include_str!("../src/exploit/raise1st.rs")),
     (&["x-fold"], include_str!("../src/exploit/fold.rs")),
@@ -24,6 +24,7 @@ const EXPLOITER_SOURCES: [(&[&str], &str); 4] = [
         &["x-early1", "x-early2", "x-early3", "x-open1", "x-open2"],
         include_str!("../src/exploit/early.rs"),
     ),
+    (&["x-switch"], include_str!("../src/exploit/switch.rs")),
 ];
 
 fn words(text: &str) -> String {

@@ -7,6 +7,11 @@
 //! nearest to it by its share of the pot (its own bets are the tree's share of the real pot). If
 //! the hand ever leaves the tree (a sequence the abstraction does not hold, or an all-in in the
 //! tree that was not one at the table) it plays the rest of the hand passively.
+//!
+//! On top of the strategy, a model of the opponent ([`model`]) bends it against the leaks the
+//! opponent shows, risking only what the bot has won against it.
+
+mod model;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -25,12 +30,13 @@ use pitboss_protocol::{
 use crate::exploit::standard_draw;
 use crate::util;
 use crate::AdaptiveBot;
+use model::Model;
 
 /// The strategies `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train` wrote
 /// (bots/README.md gives the commands and their seeds), zstd-compressed.
-static STRATEGY_27TD_FL: &[u8] = include_bytes!("../strategy/27td-fl.cfr.zst");
-static STRATEGY_27TD_PL: &[u8] = include_bytes!("../strategy/27td-pl.cfr.zst");
-static STRATEGY_27TD_NL: &[u8] = include_bytes!("../strategy/27td-nl.cfr.zst");
+static STRATEGY_27TD_FL: &[u8] = include_bytes!("../../strategy/27td-fl.cfr.zst");
+static STRATEGY_27TD_PL: &[u8] = include_bytes!("../../strategy/27td-pl.cfr.zst");
+static STRATEGY_27TD_NL: &[u8] = include_bytes!("../../strategy/27td-nl.cfr.zst");
 
 /// A solved game: its tree and strategy.
 struct Solved {
@@ -155,7 +161,11 @@ fn nearest_raise(node: &Node, inc: Chips, pot_after_call: Chips, all_in: bool) -
 /// each betting round as one of 18 classes (what the standard drawing rule of `pitboss-equity`
 /// does with it and how good the cards it keeps are; after the last draw, the made hand in 15
 /// classes) and the opponent's last draw count. It bets with the solved probabilities, sampled
-/// from its seed, and draws by the standard rule, as the solver assumed. Everywhere else (stud,
+/// from its seed, and draws by the standard rule, as the solver assumed. On top of the strategy
+/// it models its opponent: against one that folds too much it bets and raises more, against one
+/// that calls too much it stops bluffing and bets thinner for value, against one that raises too
+/// much it folds less, but only as far as what it has won against that opponent covers the
+/// worst such a departure can cost (`cfr-eq` is the strategy alone). Everywhere else (stud,
 /// full tables, stacks other than those solved) it plays exactly like `adaptive`. `best` is
 /// another name for it: the strongest built-in bot.
 pub struct CfrBot {
@@ -167,6 +177,10 @@ pub struct CfrBot {
     solved: bool,
     /// Where the hand is in the tree; `None` once it left it.
     walk: Option<Walk>,
+    /// This bot's seat in the hand being played.
+    seat: SeatNo,
+    /// The opponent as seen in this match; `None`: the equilibrium alone (`cfr-eq`).
+    model: Option<Model>,
 }
 
 impl CfrBot {
@@ -177,6 +191,16 @@ impl CfrBot {
             rng: Rng::new(seed ^ 0x6366_725f_626f_7421),
             solved: false,
             walk: None,
+            seat: 0,
+            model: Some(Model::default()),
+        }
+    }
+
+    /// `cfr-eq`: the strategy alone, with no opponent model (what the model is measured against).
+    pub fn equilibrium(seed: u64) -> CfrBot {
+        CfrBot {
+            model: None,
+            ..CfrBot::new(seed)
         }
     }
 
@@ -252,6 +276,11 @@ impl CfrBot {
             } else {
                 Next::Illegal
             };
+            if let Some(m) = self.model.as_mut().filter(|_| p != usize::from(w.me)) {
+                if next != Next::Illegal {
+                    m.observe(usize::from(node.round), node.next[FOLD] != Next::Illegal, a);
+                }
+            }
             if p == usize::from(w.me) {
                 w.chose = None;
             }
@@ -292,7 +321,18 @@ impl CfrBot {
             .iter()
             .map(|x| *x != Next::Illegal)
             .collect();
-        let pf: Vec<f32> = p.iter().map(|&x| f32::from(x) / 255.0).collect();
+        let mut pf: Vec<f32> = p.iter().map(|&x| f32::from(x) / 255.0).collect();
+        if let Some(m) = &self.model {
+            let classes = if node.round < 3 { td::BUCKETS } else { 15 };
+            let strength = class as f32 / (classes - 1) as f32;
+            m.adjust(
+                &mut pf,
+                &legal,
+                legal[FOLD],
+                strength,
+                usize::from(node.round),
+            );
+        }
         let a = pitboss_cfr::mccfr::pick(&pf, &legal, self.rng.unit());
         let action = match a {
             FOLD if req.legal.fold => Action::Fold,
@@ -319,6 +359,15 @@ impl CfrBot {
 impl Bot for CfrBot {
     fn match_start(&mut self, m: &MatchStart) {
         self.game = solved_game(&m.game).map(|g| (g, m.game.big_blind));
+        if let (Some(model), Some((g, bb))) = (self.model.as_mut(), self.game) {
+            // The most a hand of exploitation can cost beyond the equilibrium: in fixed limit a
+            // bet a round (1 + 1 + 2 + 2 big blinds); in pot and no limit a fifth of the stack.
+            let risk = match g {
+                Game::Fl => 6 * bb,
+                Game::Pl | Game::Nl => 20 * bb,
+            };
+            *model = Model::new(risk as i64);
+        }
         self.fallback.match_start(m);
     }
 
@@ -330,6 +379,7 @@ impl Bot for CfrBot {
             Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
         };
         self.solved = h.seats == 2 && self.game.as_ref().is_some_and(fits);
+        self.seat = h.seat;
         self.walk = self.solved.then_some(Walk {
             me: u8::from(h.seat != h.button),
             seat: h.seat,
@@ -363,6 +413,14 @@ impl Bot for CfrBot {
     fn hand_end(&mut self, h: &HandEnd) {
         if !self.solved {
             self.fallback.hand_end(h);
+            return;
+        }
+        if let Some((game, _)) = self.game {
+            // The opponent's last answers (a fold to this bot's bet) come with the hand's end.
+            self.follow(&h.events, game);
+        }
+        if let (Some(m), Some(&net)) = (self.model.as_mut(), h.net.get(usize::from(self.seat))) {
+            m.won(net);
         }
     }
 }

@@ -1,0 +1,91 @@
+//! `cfr`'s opponent model pays against the styles it reads and costs little elsewhere: the same
+//! deals (duplicate, luck-adjusted, one seed) played by `cfr` and by `cfr-eq` (the strategy
+//! alone) against each opponent, compared. Against `x-switch`, which folds to everything until
+//! the model has learnt to bluff it and then raises everything, the model must not turn into a
+//! loss (it risks only what it has won).
+
+use std::path::PathBuf;
+
+use pitboss_arena::{run_match, BotFactory, Fault, InProcess, MatchConfig, MatchFile, Player};
+
+struct Builtins(Vec<&'static str>);
+
+impl BotFactory for Builtins {
+    fn create(&self, index: usize, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
+        let bot = pitboss_bots::builtin(self.0[index], seed).expect("a built-in bot");
+        Ok(Box::new(InProcess(bot)))
+    }
+}
+
+/// The first bot's luck-adjusted mbb/hand and the half-width of its 95% interval.
+fn result(game: &str, bots: [&'static str; 2], hands: u64) -> (f64, f64) {
+    let out: PathBuf = std::env::temp_dir().join(format!(
+        "pitboss-test-{}-cfr-model-{game}-{}",
+        std::process::id(),
+        bots.join("-")
+    ));
+    let cfg = MatchConfig::from_file(
+        MatchFile {
+            game: Some(game.into()),
+            bots: Some(bots.iter().map(|s| s.to_string()).collect()),
+            hands: Some(hands),
+            seed: Some(1),
+            duplicate: Some(true),
+            luck_adjust: Some(true),
+            threads: Some(2),
+            out: Some(out.clone()),
+            ..MatchFile::default()
+        },
+        |_| unreachable!(),
+    )
+    .expect("valid config");
+    let r = run_match(&cfg, &Builtins(bots.to_vec()), &mut |_, _| {});
+    let _ = std::fs::remove_dir_all(&out);
+    let r = r.expect("match");
+    let row = &r.rows[0];
+    let mean = row.adj_mbb_per_hand.expect("luck-adjusted");
+    (mean, (row.adj_ci95_high.unwrap() - mean).abs())
+}
+
+/// `cfr` against `opp` less `cfr-eq` against it, on the same deals.
+fn gain(game: &str, opp: &'static str) -> (f64, f64, f64) {
+    let (m, h) = result(game, ["cfr", opp], 40_000);
+    let (e, _) = result(game, ["cfr-eq", opp], 40_000);
+    eprintln!("{game} against {opp}: cfr {m:.1} ± {h:.1}, cfr-eq {e:.1}");
+    (m - e, m, h)
+}
+
+#[test]
+fn the_model_exploits_bots_that_fold_call_or_raise_too_much() {
+    for game in ["27td-fl", "27td-nl"] {
+        for (opp, at_least) in [("x-fold", 40.0), ("call", 20.0), ("raise", 100.0)] {
+            let (d, ..) = gain(game, opp);
+            assert!(
+                d >= at_least,
+                "{game}: the model gains only {d:.1} mbb/hand against {opp}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_model_is_safe_against_a_bot_that_changes_style_and_against_sound_ones() {
+    for game in ["27td-fl", "27td-nl"] {
+        let (d, m, h) = gain(game, "x-switch");
+        assert!(
+            m - h > 0.0,
+            "{game}: cfr loses to x-switch ({m:.1} ± {h:.1})"
+        );
+        assert!(
+            d > -h,
+            "{game}: x-switch turned the model against cfr: {d:.1}"
+        );
+    }
+    for opp in ["adaptive", "lowball", "x-open1"] {
+        let (d, _, h) = gain("27td-fl", opp);
+        assert!(
+            d > -h / 2.0,
+            "27td-fl: the model costs {d:.1} against {opp}"
+        );
+    }
+}
