@@ -9,23 +9,9 @@ fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!(
-            "pitboss-compare-test-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&d);
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 fn run(c: &mut Command) -> (i32, String, String) {
     let o = c.output().unwrap();
@@ -80,7 +66,7 @@ fn raise_and_equity_are_told_apart_in_both_orders() {
 
 #[test]
 fn a_bot_against_itself_shows_no_difference_and_leaves_nothing_behind() {
-    let tmp = Tmp::new("same");
+    let tmp = Tmp::absent("same");
     std::fs::create_dir_all(&tmp.0).unwrap();
     let (c, out, err) = run(compare("call", "call")
         .args(["--max-hands", "6000", "--batch", "2000"])
@@ -117,7 +103,7 @@ fn a_bad_spec_or_game_is_usage_naming_the_argument() {
 #[test]
 fn an_external_bot_plays_in_the_jail_and_out_keeps_the_results() {
     let bot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/sdk/python");
-    let out = Tmp::new("external");
+    let out = Tmp::absent("external");
     let (c, stdout, err) = run(pitboss()
         .arg("compare")
         .arg("call")

@@ -13,20 +13,9 @@ fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("pitboss-every-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 fn run(c: &mut Command) -> (i32, String, String) {
     let o = c.output().unwrap();
@@ -64,7 +53,7 @@ fn the_default_tournament_plays_all_six_presets() {
 
 #[test]
 fn submit_game_takes_a_pot_or_no_limit_preset_and_a_registry_keeps_its_games() {
-    let reg = Tmp::new("nl");
+    let reg = Tmp::absent("nl");
     let (code, out, err) = run(pitboss()
         .args([
             "submit",
@@ -113,7 +102,7 @@ fn submit_game_takes_a_pot_or_no_limit_preset_and_a_registry_keeps_its_games() {
         .arg(&reg.0));
     assert_eq!(code, 0, "{err}");
     // A word that is no preset is named.
-    let other = Tmp::new("bad");
+    let other = Tmp::absent("bad");
     let (code, _, err) = run(pitboss()
         .args([
             "submit",

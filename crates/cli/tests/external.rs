@@ -13,35 +13,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
+
 /// A temporary folder, removed when the test ends (pass or fail): the suite leaves nothing in
 /// the temp directory.
-struct Tmp(PathBuf);
-impl std::ops::Deref for Tmp {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-impl AsRef<Path> for Tmp {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-impl AsRef<std::ffi::OsStr> for Tmp {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn tmp(name: &str) -> Tmp {
-    let d = std::env::temp_dir().join(format!("pitboss-cli-ext-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    Tmp(d)
+    Tmp::absent(name)
 }
 
 fn python() -> &'static str {

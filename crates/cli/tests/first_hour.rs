@@ -8,20 +8,9 @@ fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("pitboss-first-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 fn run(c: &mut Command) -> (i32, String, String) {
     let o = c.output().unwrap();
@@ -34,7 +23,7 @@ fn run(c: &mut Command) -> (i32, String, String) {
 
 #[test]
 fn phh_show_of_a_hand_that_is_not_there_says_so_in_one_line() {
-    let out = Tmp::new("phh");
+    let out = Tmp::absent("phh");
     let (code, _, err) = run(pitboss()
         .args([
             "match", "--game", "27td-fl", "--bot", "call", "--bot", "random",
@@ -68,7 +57,7 @@ fn help_describes_the_jail_as_it_is() {
 
 #[test]
 fn match_log_and_warning_count_decisions_alike() {
-    let out = Tmp::new("faults");
+    let out = Tmp::absent("faults");
     let bot = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../external/tests/fixtures/exit_at_once.py");
     let (code, _, err) = run(pitboss()
@@ -143,8 +132,8 @@ fn python_bot(t: &Tmp, extra: &str) -> PathBuf {
 #[test]
 fn the_interpreter_on_path_is_no_read_outside_but_a_declared_one_is() {
     for (extra, warned) in [("", false), ("read = [\"/etc/hostname\"]", true)] {
-        let bot = Tmp::new(&format!("py-{warned}"));
-        let out = Tmp::new(&format!("py-out-{warned}"));
+        let bot = Tmp::absent(&format!("py-{warned}"));
+        let out = Tmp::absent(&format!("py-out-{warned}"));
         let m = python_bot(&bot, extra);
         let (code, _, err) = run(pitboss()
             .args(["match", "--game", "27td-fl", "--bot"])
@@ -174,7 +163,7 @@ fn left_in(tmp: &Tmp) -> Vec<String> {
 
 #[test]
 fn check_removes_its_folder_unless_kept_and_keeps_it_for_an_unfit_bot() {
-    let bot = Tmp::new("chk-bot");
+    let bot = Tmp::absent("chk-bot");
     let m = python_bot(&bot, "");
     let check = |tmp: &Tmp, extra: &[&str]| {
         std::fs::create_dir_all(&tmp.0).unwrap();
@@ -185,18 +174,18 @@ fn check_removes_its_folder_unless_kept_and_keeps_it_for_an_unfit_bot() {
             .args(extra)
             .env("TMPDIR", &tmp.0))
     };
-    let t = Tmp::new("chk-plain");
+    let t = Tmp::absent("chk-plain");
     let (code, out, err) = check(&t, &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(left_in(&t), Vec::<String>::new(), "{out}");
-    let t = Tmp::new("chk-keep");
+    let t = Tmp::absent("chk-keep");
     let (code, out, err) = check(&t, &["--keep"]);
     assert_eq!(code, 0, "{out}{err}");
     let kept = left_in(&t);
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert!(out.contains(&kept[0]), "says where: {out}");
     // An unfit bot's logs are kept where the verdict says.
-    let t = Tmp::new("chk-unfit");
+    let t = Tmp::absent("chk-unfit");
     std::fs::create_dir_all(&t.0).unwrap();
     let crash = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../external/tests/fixtures/exit_at_once.py");
@@ -213,8 +202,8 @@ fn check_removes_its_folder_unless_kept_and_keeps_it_for_an_unfit_bot() {
 
 #[test]
 fn a_refused_submit_leaves_nothing_and_names_no_deleted_folder() {
-    let home = Tmp::new("sub-home");
-    let t = Tmp::new("sub-tmp");
+    let home = Tmp::absent("sub-home");
+    let t = Tmp::absent("sub-tmp");
     std::fs::create_dir_all(&t.0).unwrap();
     let crash = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../external/tests/fixtures/exit_at_once.py");
@@ -236,7 +225,7 @@ fn a_refused_submit_leaves_nothing_and_names_no_deleted_folder() {
 
 #[test]
 fn check_of_a_bot_crashing_at_its_first_decision_shows_the_failure_once() {
-    let bot = Tmp::new("crash-first");
+    let bot = Tmp::absent("crash-first");
     std::fs::create_dir_all(&bot.0).unwrap();
     let script = bot.0.join("crash.py");
     std::fs::write(
@@ -252,7 +241,7 @@ for line in sys.stdin:
 "#,
     )
     .unwrap();
-    let out = Tmp::new("crash-first-out");
+    let out = Tmp::absent("crash-first-out");
     let (code, stdout, _) = run(pitboss()
         .arg("check")
         .arg(format!("exec:python3 {}", script.display()))
@@ -278,7 +267,7 @@ for line in sys.stdin:
 
 #[test]
 fn the_tournament_table_explains_each_column() {
-    let out = Tmp::new("legend");
+    let out = Tmp::absent("legend");
     let (code, stdout, err) = run(pitboss()
         .args([
             "tournament",

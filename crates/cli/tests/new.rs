@@ -10,27 +10,21 @@ fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
+
 /// A temporary folder outside the repository, removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("pitboss-new-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        assert!(
-            !d.canonicalize()
-                .unwrap()
-                .starts_with(repo.canonicalize().unwrap()),
-            "the temp folder must lie outside the repository"
-        );
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+fn outside(name: &str) -> Tmp {
+    let t = Tmp::new(name);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    assert!(
+        !t.0.canonicalize()
+            .unwrap()
+            .starts_with(repo.canonicalize().unwrap()),
+        "the temp folder must lie outside the repository"
+    );
+    t
 }
 
 fn run(c: &mut Command) -> (i32, String, String) {
@@ -123,7 +117,7 @@ fn made_checked_matched(tmp: &Tmp, name: &str, lang: &str, example: &str) {
 
 #[test]
 fn a_new_python_bot_outside_the_repository_is_fit_and_named_as_asked() {
-    let tmp = Tmp::new("python");
+    let tmp = outside("python");
     made_checked_matched(&tmp, "x", "python", "python-sdk-example");
     let bot = std::fs::read_to_string(tmp.0.join("x/bot.py")).unwrap();
     assert!(bot.contains("name=\"x\""), "{bot}");
@@ -137,7 +131,7 @@ fn a_new_python_bot_outside_the_repository_is_fit_and_named_as_asked() {
 #[test]
 #[ignore = "builds a crate in the jail (minutes): cargo test --release -p pitboss-cli --test new -- --ignored"]
 fn a_new_rust_bot_outside_the_repository_builds_offline_in_the_jail() {
-    let tmp = Tmp::new("rust");
+    let tmp = outside("rust");
     made_checked_matched(&tmp, "x", "rust", "rust-example");
     let dir = tmp.0.join("x");
     let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
@@ -164,7 +158,7 @@ fn a_new_rust_bot_outside_the_repository_builds_offline_in_the_jail() {
 
 #[test]
 fn a_folder_that_holds_something_is_refused_and_left_alone() {
-    let tmp = Tmp::new("exists");
+    let tmp = outside("exists");
     let dir = tmp.0.join("mybot");
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
@@ -185,7 +179,7 @@ fn a_folder_that_holds_something_is_refused_and_left_alone() {
 
 #[test]
 fn a_bad_name_is_refused_saying_which_characters_are_allowed() {
-    let tmp = Tmp::new("names");
+    let tmp = outside("names");
     for (name, lang) in [
         ("my bot", "python"),
         ("../up", "python"),
@@ -215,7 +209,7 @@ fn a_bad_name_is_refused_saying_which_characters_are_allowed() {
 
 #[test]
 fn an_unknown_language_is_refused_naming_the_known_ones() {
-    let tmp = Tmp::new("lang");
+    let tmp = outside("lang");
     let (code, out, err) = run(pitboss()
         .args(["new", "mybot", "--lang", "go", "--dir"])
         .arg(&tmp.0));

@@ -6,21 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("pitboss-left-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 /// What is in a folder, recursively listed for the failure message.
 fn contents(dir: &Path) -> Vec<String> {

@@ -5,28 +5,16 @@
 //! seats from 0, fault reasons named seats from 0).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d =
-            std::env::temp_dir().join(format!("pitboss-numbering-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 fn run(c: &mut Command) -> (i32, String, String) {
     let o = c.output().unwrap();
@@ -120,7 +108,7 @@ fn nets_of(shown: &str) -> BTreeMap<u64, i64> {
 
 #[test]
 fn a_losing_hand_of_the_csv_opens_in_phh_show_with_the_number_the_csv_shows() {
-    let out = Tmp::new("td");
+    let out = Tmp::absent("td");
     // Three-handed triple draw: PHH's p1 is left of the button, so p-order and seat order differ.
     let (rows, _) = history(&out, "27td-fl", &["raise", "call", "random"], 60, &[]);
     assert_eq!(rows.len(), 3 * 60);
@@ -188,7 +176,7 @@ fn a_losing_hand_of_the_csv_opens_in_phh_show_with_the_number_the_csv_shows() {
 
 #[test]
 fn every_hand_shown_has_the_csv_numbers_and_nets_in_stud_and_duplicate() {
-    let out = Tmp::new("stud");
+    let out = Tmp::absent("stud");
     let (rows, _) = history(
         &out,
         "stud8-fl",
@@ -255,13 +243,13 @@ for line in sys.stdin:
 
 #[test]
 fn fault_reasons_name_the_seat_and_hand_as_hands_csv_does() {
-    let bot = Tmp::new("bot");
+    let bot = Tmp::absent("bot");
     std::fs::create_dir_all(&bot.0).unwrap();
     let script = bot.0.join("seatzero.py");
     std::fs::write(&script, ILLEGAL_IN_WIRE_SEAT_0).unwrap();
     let spec = format!("exec:python3 {}", script.display());
     // A match: the CSV puts every fault in seat 1 (the wire's seat 0).
-    let out = Tmp::new("log");
+    let out = Tmp::absent("log");
     let (rows, _) = history(&out, "27td-fl", &[&spec, "call"], 40, &[]);
     let faulted: Vec<&Row> = rows
         .iter()
@@ -270,7 +258,7 @@ fn fault_reasons_name_the_seat_and_hand_as_hands_csv_does() {
     assert!(!faulted.is_empty(), "the bot never faulted");
     assert!(faulted.iter().all(|r| r.seat == 1), "{faulted:?}");
     // (An unfit bot's check keeps its folder: in a temp root of the test's own, removed.)
-    let chk = Tmp::new("check");
+    let chk = Tmp::absent("check");
     // `check` says the same seat, and hands as the CSV counts them: the bot sits in wire seat 0 in
     // its hands 0, 1, 4, 5, 8, ... (check alternates pairs of hands), hands 1, 2, 5, 6, 9, ... here.
     let (_, stdout, err) = run(pitboss()

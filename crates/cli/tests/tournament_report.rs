@@ -4,27 +4,16 @@
 //! chart legend that hides nothing and says what the chart shows. Each test failed on the main
 //! branch before the change.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
-/// A temporary folder removed when the test ends, pass or fail.
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let d = std::env::temp_dir().join(format!("pitboss-report-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        Tmp(d)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
 
 fn ok(c: &mut Command) -> String {
     let o = c.output().unwrap();
@@ -83,7 +72,7 @@ fn hands_in(file: &Path) -> usize {
 
 #[test]
 fn tournament_history_keeps_each_pairings_first_hands_and_the_report_links_them() {
-    let t = Tmp::new("history");
+    let t = Tmp::absent("history");
     let out = t.0.join("t");
     let said = tournament(
         &["call", "random", "lowball"],
@@ -124,7 +113,7 @@ fn tournament_history_keeps_each_pairings_first_hands_and_the_report_links_them(
 
 #[test]
 fn merged_shards_keep_and_link_the_hands_of_every_shard() {
-    let t = Tmp::new("shards");
+    let t = Tmp::absent("shards");
     let single = t.0.join("single");
     tournament(&["call", "random", "lowball"], &single, &["--history"]);
     for i in 0..2 {
@@ -186,7 +175,7 @@ fn own_mbb(section: &str, opponent: &str) -> f64 {
 
 #[test]
 fn each_bot_reads_its_pairings_with_its_own_sign() {
-    let t = Tmp::new("own-side");
+    let t = Tmp::absent("own-side");
     let out = t.0.join("t");
     // lowball is the second of its pairing, as a submitted bot always is.
     tournament(&["random", "lowball"], &out, &[]);
@@ -224,7 +213,7 @@ fn each_bot_reads_its_pairings_with_its_own_sign() {
 
 #[test]
 fn the_report_shows_play_statistics_with_every_column_explained() {
-    let t = Tmp::new("stats");
+    let t = Tmp::absent("stats");
     let out = t.0.join("t");
     tournament(&["call", "raise", "random"], &out, &[]);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
@@ -270,7 +259,7 @@ fn the_report_shows_play_statistics_with_every_column_explained() {
 
 #[test]
 fn the_chart_legend_hides_no_curve_and_says_what_the_chart_shows() {
-    let t = Tmp::new("legend");
+    let t = Tmp::absent("legend");
     let out = t.0.join("t");
     tournament(&["call", "random", "lowball"], &out, &[]);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
@@ -299,7 +288,7 @@ fn the_chart_legend_hides_no_curve_and_says_what_the_chart_shows() {
 
 #[test]
 fn submit_keeps_the_submitted_bots_hands_and_its_report_links_them() {
-    let t = Tmp::new("submit");
+    let t = Tmp::absent("submit");
     let reg = t.0.join("registry");
     let said = ok(pitboss()
         .args(["submit", "lowball", "--name", "lowball-2", "--registry"])

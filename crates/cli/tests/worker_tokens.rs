@@ -11,18 +11,13 @@ fn pitboss() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pitboss"))
 }
 
+#[path = "common/tmp.rs"]
+mod tmp;
+use tmp::Tmp;
+
 /// A temporary folder removed however the test ends.
-struct Tmp(PathBuf);
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 fn tmp(name: &str) -> Tmp {
-    let p = std::env::temp_dir().join(format!("pitboss-wt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    std::fs::create_dir_all(&p).unwrap();
-    Tmp(p)
+    Tmp::new(name)
 }
 
 /// `pitboss token worker ARGS… --data DIR [EXTRA…]`: its stdout, or a panic with its stderr.
