@@ -2,44 +2,14 @@
 //! against bots of every style, it never loses its place; outside the solved game it plays as
 //! `adaptive` and never touches the strategy.
 
-use std::path::PathBuf;
+#[path = "common/house.rs"]
+mod house;
 
-use pitboss_arena::{run_match, BotFactory, Fault, InProcess, MatchConfig, MatchFile, Player};
+use pitboss_arena::{run_match, MatchConfig, MatchFile};
 use pitboss_bots::CfrBot;
 
-/// The built-in bots by name.
-struct Builtins(Vec<&'static str>);
-
-impl BotFactory for Builtins {
-    fn create(&self, index: usize, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
-        let bot = pitboss_bots::builtin(self.0[index], seed).expect("a built-in bot");
-        Ok(Box::new(InProcess(bot)))
-    }
-}
-
 fn play(game: &str, bots: &[&'static str], hands: u64) {
-    let out: PathBuf = std::env::temp_dir().join(format!(
-        "pitboss-test-{}-cfr-{game}-{}",
-        std::process::id(),
-        bots.join("-")
-    ));
-    let cfg = MatchConfig::from_file(
-        MatchFile {
-            game: Some(game.into()),
-            bots: Some(bots.iter().map(|s| s.to_string()).collect()),
-            hands: Some(hands),
-            seed: Some(9),
-            duplicate: Some(true),
-            threads: Some(1),
-            out: Some(out.clone()),
-            ..MatchFile::default()
-        },
-        |_| unreachable!(),
-    )
-    .expect("valid config");
-    let r = run_match(&cfg, &Builtins(bots.to_vec()), &mut |_, _| {});
-    let _ = std::fs::remove_dir_all(&out);
-    r.expect("match");
+    house::play(game, bots, hands, 9, None, 1);
 }
 
 /// One test (the tally is per process): the solved games first, then games it must leave alone.
@@ -103,7 +73,12 @@ fn best_plays_as_cfr() {
             |_| unreachable!(),
         )
         .expect("valid config");
-        run_match(&cfg, &Builtins(vec![name, "adaptive"]), &mut |_, _| {}).expect("match");
+        run_match(
+            &cfg,
+            &house::Builtins(vec![name, "adaptive"]),
+            &mut |_, _| {},
+        )
+        .expect("match");
         let nets: Vec<String> = std::fs::read_to_string(out.join("hands.csv"))
             .unwrap()
             .lines()

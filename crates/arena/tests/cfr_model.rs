@@ -4,44 +4,12 @@
 //! the model has learnt to bluff it and then raises everything, the model must not turn into a
 //! loss (it risks only what it has won).
 
-use std::path::PathBuf;
-
-use pitboss_arena::{run_match, BotFactory, Fault, InProcess, MatchConfig, MatchFile, Player};
-
-struct Builtins(Vec<&'static str>);
-
-impl BotFactory for Builtins {
-    fn create(&self, index: usize, seed: u64, _lane: usize) -> Result<Box<dyn Player>, Fault> {
-        let bot = pitboss_bots::builtin(self.0[index], seed).expect("a built-in bot");
-        Ok(Box::new(InProcess(bot)))
-    }
-}
+#[path = "common/house.rs"]
+mod house;
 
 /// The first bot's luck-adjusted mbb/hand and the half-width of its 95% interval.
 fn result(game: &str, bots: [&'static str; 2], hands: u64) -> (f64, f64) {
-    let out: PathBuf = std::env::temp_dir().join(format!(
-        "pitboss-test-{}-cfr-model-{game}-{}",
-        std::process::id(),
-        bots.join("-")
-    ));
-    let cfg = MatchConfig::from_file(
-        MatchFile {
-            game: Some(game.into()),
-            bots: Some(bots.iter().map(|s| s.to_string()).collect()),
-            hands: Some(hands),
-            seed: Some(1),
-            duplicate: Some(true),
-            luck_adjust: Some(true),
-            threads: Some(2),
-            out: Some(out.clone()),
-            ..MatchFile::default()
-        },
-        |_| unreachable!(),
-    )
-    .expect("valid config");
-    let r = run_match(&cfg, &Builtins(bots.to_vec()), &mut |_, _| {});
-    let _ = std::fs::remove_dir_all(&out);
-    let r = r.expect("match");
+    let r = house::play(game, &bots, hands, 1, Some(true), 2);
     let row = &r.rows[0];
     let mean = row.adj_mbb_per_hand.expect("luck-adjusted");
     (mean, (row.adj_ci95_high.unwrap() - mean).abs())
