@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use common::db::{self, all_done, counts, matches, wait_for, Db};
 use common::fixture::{
-    assert_same_board, baseline, done_rows, fixed, leaderboard, prepare, results, Fixed,
+    assert_same_board, baseline, done_rows, fixed, leaderboard, prepare, results, worker_midway,
+    Fixed,
 };
 use common::nats::{free_port, nats_server, Streams, NATS};
 use common::proc::{get_text, http_get, pitboss, serve, wait_line, worker, worker_token, Killed};
@@ -123,22 +124,7 @@ fn nats_stopped_and_restarted_loses_nothing() {
     let url = format!("nats://127.0.0.1:{port}");
     let mut n = nats_server(port, &store);
     let (_s, addr) = serve_queue(&data, &url, "r", &["--ack-wait", "3"]);
-    let tok = worker_token(&data, "w", &[]);
-    let (_w, wrx) = worker(
-        &url,
-        "r",
-        &addr,
-        &tok,
-        "w",
-        &tmp.join("cache"),
-        &["--slots", "2"],
-    );
-    wait_line(&wrx, |l| l.contains("running"), 60);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        !all_done(ms.len())(&matches(&db)),
-        "every match ended before NATS stopped; make them longer"
-    );
+    let _w = worker_midway(&data, &db, ms.len(), (&url, "r", &addr), "NATS stopped");
     // Stop NATS (SIGTERM: its own shutdown) while matches play, and start it again.
     unsafe { libc::kill(n.id() as i32, libc::SIGTERM) };
     let _ = n.wait();
@@ -395,23 +381,7 @@ fn the_server_killed_while_workers_play_loses_nothing_and_counts_nothing_twice()
     prepare(&data, &db, &ms, hands);
     let p = Streams::new("servekill");
     let (mut s, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "3"]);
-    let tok = worker_token(&data, "w", &[]);
-    let (_w, wrx) = worker(
-        NATS,
-        &p,
-        &addr,
-        &tok,
-        "w",
-        &tmp.join("cache"),
-        &["--slots", "2"],
-    );
-    wait_line(&wrx, |l| l.contains("running"), 60);
-    std::thread::sleep(Duration::from_millis(300));
-    let before = matches(&db);
-    assert!(
-        !all_done(ms.len())(&before),
-        "every match ended before the kill; make them longer"
-    );
+    let _w = worker_midway(&data, &db, ms.len(), (NATS, &p, &addr), "the kill");
     s.kill_now(); // SIGKILL, with matches running on the worker
     let (_s2, addr) = serve_queue(&data, NATS, &p, &["--ack-wait", "3"]);
     wait_for(

@@ -13,11 +13,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::db::{all_done, counts, done, matches, wait_for, Db};
-use common::fixture::{assert_same_board, baseline, fixed, leaderboard, prepare, results};
+use common::fixture::{
+    assert_same_board, baseline, fixed, leaderboard, prepare, results, worker_midway,
+};
 use common::fresh::assert_as_played_again;
 use common::nats::{Streams, NATS};
 use common::pg::Postgres;
-use common::proc::{serve as serve_with, wait_line, worker, worker_token, Killed};
+use common::proc::{serve as serve_with, wait_line, Killed};
 use common::tmp::Tmp;
 use pitboss_store::MatchState;
 
@@ -102,21 +104,12 @@ fn postgres_restarted_under_a_server_on_a_queue_loses_nothing() {
             "3",
         ],
     );
-    let tok = worker_token(&data, "w", &[]);
-    let (_w, wrx) = worker(
-        NATS,
-        &p,
-        &addr,
-        &tok,
-        "w",
-        &tmp.join("cache"),
-        &["--slots", "2"],
-    );
-    wait_line(&wrx, |l| l.contains("running"), 60);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        !all_done(ms.len())(&matches(&db)),
-        "every match ended before PostgreSQL stopped; make them longer"
+    let (_w, wrx) = worker_midway(
+        &data,
+        &db,
+        ms.len(),
+        (NATS, &p, &addr),
+        "PostgreSQL stopped",
     );
     pgs.stop();
     // A result comes while the database is away: the server must keep it until it is back.

@@ -9,7 +9,7 @@ use pitboss_store::{MatchKind, MatchState, NewMatch};
 use serde_json::Value;
 
 use super::db::{self, Db};
-use super::proc::{get_text, serve};
+use super::proc::{get_text, serve, wait_line, worker, worker_token, Killed};
 use super::tmp::Tmp;
 
 /// The service's secret in every fixed run (the deck salts derive from it).
@@ -159,4 +159,30 @@ pub fn baseline(tmp: &Tmp, ms: &[Fixed], hands: i64) -> Baseline {
         rows: results(&db),
         board: leaderboard(&addr, ms.len() as u64),
     }
+}
+
+/// A worker "w" of two slots for the fixed run in `data` (queue `url`, stream prefix `prefix`,
+/// server `addr`), returned once it is playing and before any of the `n` matches has ended, so
+/// that a fault (`fault`, named in the failure) strikes in the middle of matches; its stderr
+/// lines.
+pub fn worker_midway(
+    data: &Path,
+    db: &Db,
+    n: usize,
+    (url, prefix, addr): (&str, &str, &str),
+    fault: &str,
+) -> (Killed, std::sync::mpsc::Receiver<String>) {
+    let tok = worker_token(data, "w", &[]);
+    let cache = data
+        .parent()
+        .expect("a data folder in a temporary one")
+        .join("cache");
+    let (w, rx) = worker(url, prefix, addr, &tok, "w", &cache, &["--slots", "2"]);
+    wait_line(&rx, |l| l.contains("running"), 60);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !db::all_done(n)(&db::matches(db)),
+        "every match ended before {fault}; make them longer"
+    );
+    (w, rx)
 }
