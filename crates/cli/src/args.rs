@@ -535,8 +535,8 @@ pub struct PhhShowArgs {
     #[arg(long, value_name = "N", value_parser = positive_usize, allow_hyphen_values = true)]
     pub hand: Option<usize>,
 
-    /// One line per action (`[7] seat 1 raises to 200`), no pots or headings: for long files and
-    /// grep.
+    /// One line per action, antes and blinds included (`[7] seat 1 raises to 200`), no pots or
+    /// headings: for long files and grep.
     #[arg(long)]
     pub compact: bool,
 

@@ -317,13 +317,21 @@ pub fn render(r: &Replayed) -> String {
     s
 }
 
-/// One line per action, prefixed with the hand's number: `[12] seat 2 raises to 400`. No pots,
-/// no dealing, no headings, so that long files can be read with `grep` and `less`.
+/// One line per action, forced bet included, prefixed with the hand's number: `[12] seat 1
+/// posts the small blind 50`, `[12] seat 2 raises to 400`. No pots, no dealing, no headings, so
+/// that long files can be read with `grep` and `less`.
 pub fn render_compact(r: &Replayed, number: &str) -> String {
     let pn = seat_label;
     let mut s = String::new();
     for e in &r.events {
         let line = match *e {
+            Event::Ante { seat, amount, .. } => format!("{} antes {amount}", pn(seat.0)),
+            Event::Blind {
+                seat,
+                blind,
+                amount,
+                ..
+            } => format!("{} posts the {:?} blind {amount}", pn(seat.0), blind).to_lowercase(),
             Event::BringIn { seat, amount, .. } => format!("{} brings in {amount}", pn(seat.0)),
             Event::Fold { seat } => format!("{} folds", pn(seat.0)),
             Event::Check { seat } => format!("{} checks", pn(seat.0)),

@@ -114,3 +114,41 @@ fn pokerkit_dealing_verifies_with_a_note_and_strict_dealing_rejects_it() {
     };
     assert!(rej.reason.contains("already live"), "{rej}");
 }
+
+/// `phh show --compact` lists the forced bets with the actions, so that a seat's lines account
+/// for all it put in: the antes and blinds of a triple-draw hand, the antes and bring-in of a
+/// stud hand.
+#[test]
+fn compact_lines_include_the_forced_bets() {
+    let compact = |name: &str| {
+        let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        let h = &read_file(&path).expect("fixture reads")[0];
+        pitboss_phh::show::render_compact(&replay(h).expect("replays"), "9")
+    };
+    let td = compact("F2L3D.phh");
+    let td: Vec<&str> = td.lines().collect();
+    assert_eq!(
+        td[..6],
+        [
+            "[9] seat 1 antes 2",
+            "[9] seat 2 antes 2",
+            "[9] seat 3 antes 2",
+            "[9] seat 1 posts the small blind 5",
+            "[9] seat 2 posts the big blind 10",
+            "[9] seat 3 raises to 20",
+        ],
+        "{td:#?}"
+    );
+    let stud = compact("F7S8.phh");
+    let stud: Vec<&str> = stud.lines().collect();
+    assert_eq!(
+        stud[..4],
+        [
+            "[9] seat 1 antes 5",
+            "[9] seat 2 antes 5",
+            "[9] seat 3 antes 5",
+            "[9] seat 3 brings in 5",
+        ],
+        "{stud:#?}"
+    );
+}
