@@ -30,7 +30,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use pitboss_cards::{Deck, DeckKey};
-use pitboss_protocol::MatchStart;
+use pitboss_protocol::{FaultKind, MatchStart};
 use pitboss_rules::{Event, Seat, Table};
 
 use crate::config::MatchConfig;
@@ -134,7 +134,14 @@ pub struct MatchResult {
     pub elapsed: Duration,
     /// With [`MatchConfig::tape`]: the action tape of every hand, uncompressed ([`crate::tape`]).
     pub tape: Option<Vec<u8>>,
+    /// Per bot, its first [`ILLEGAL_NOTES`] illegal actions in hand order, each with the hand,
+    /// the seat and the rules' reason (`hand 3, seat 1: illegal: ...`): the referee judges them,
+    /// so no report of the bot's process has them, and a bot author needs the reason, not a count.
+    pub illegal: Vec<Vec<String>>,
 }
+
+/// How many illegal actions of each bot a match keeps the reasons of ([`MatchResult::illegal`]).
+pub const ILLEGAL_NOTES: usize = 3;
 
 /// A failure to run or record a match.
 #[derive(Debug, thiserror::Error)]
@@ -158,7 +165,11 @@ struct Block {
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
     tape: Vec<u8>,
+    notes: Vec<Note>,
 }
+
+/// An illegal action: hand (0-based), bot, the line for people.
+type Note = (u64, usize, String);
 
 /// What a worker played: a whole block, or one seat rotation of a block of a duplicate match.
 pub(crate) struct Part {
@@ -169,6 +180,7 @@ pub(crate) struct Part {
     hands_csv: Vec<u8>,
     phhs: Vec<u8>,
     tape: Vec<u8>,
+    notes: Vec<Note>,
     /// One rotation: where each hand's records end and each hand's result per bot.
     split: Option<Split>,
 }
@@ -330,6 +342,7 @@ pub fn run_match_in_chunks(
         crate::tape::header(n, luck, cfg.hands, (cfg.hands.min(1 << 22) * 48) as usize)
     });
     let mut done = 0u64;
+    let mut illegal: Vec<Vec<String>> = vec![Vec::new(); n];
     let k = crate::multi::tables(factory, n);
     std::thread::scope(|scope| -> Result<(), ArenaError> {
         for _ in 0..cfg
@@ -391,6 +404,7 @@ pub fn run_match_in_chunks(
                     hands_csv: part.hands_csv,
                     phhs: part.phhs,
                     tape: part.tape,
+                    notes: part.notes,
                 },
                 Some(_) => {
                     // Everything but the duplicate units counts as soon as it is played.
@@ -420,6 +434,11 @@ pub fn run_match_in_chunks(
                 }
                 if let Some(t) = tape.as_mut() {
                     t.extend_from_slice(&block.tape);
+                }
+                for (_, bot, line) in block.notes {
+                    if illegal[bot].len() < ILLEGAL_NOTES {
+                        illegal[bot].push(line);
+                    }
                 }
                 want += 1;
             }
@@ -455,6 +474,7 @@ pub fn run_match_in_chunks(
         hands: done,
         elapsed: start.elapsed(),
         tape,
+        illegal,
     })
 }
 
@@ -597,12 +617,15 @@ fn assemble(cfg: &MatchConfig, b: u64, parts: Vec<Part>) -> Block {
             }
         }
     }
+    let mut notes: Vec<Note> = parts.into_iter().flat_map(|p| p.notes).collect();
+    notes.sort_by_key(|&(k, ..)| k);
     Block {
         index: b,
         stats,
         hands_csv,
         phhs,
         tape,
+        notes,
     }
 }
 
@@ -634,6 +657,8 @@ pub(crate) struct Recorder<'a> {
     /// Recording one seat rotation: each hand's records and results kept apart.
     split: Option<Split>,
     hands: u64,
+    /// The block's first illegal actions, at most [`ILLEGAL_NOTES`] a bot.
+    notes: Vec<Note>,
 }
 
 /// The luck adjustment's state in a block: the adjuster, and the adjusted results (milli-chips)
@@ -651,6 +676,7 @@ impl<'a> Recorder<'a> {
         Recorder {
             split: split.then(Split::default),
             hands: 0,
+            notes: Vec::new(),
             cfg,
             stats: MatchStats::new(n),
             hands_csv: Vec::new(),
@@ -715,6 +741,19 @@ impl<'a> Recorder<'a> {
         if let Some(t) = self.tape.as_mut() {
             let adj = self.luck.as_ref().map(|l| l.hands.last());
             crate::tape::encode_hand(t, events, net, adj);
+        }
+        for f in faults.iter().filter(|f| f.kind == FaultKind::Illegal) {
+            let bot = (f.seat.index() + n - s.rotation) % n;
+            if self.notes.iter().filter(|(_, b, _)| *b == bot).count() < ILLEGAL_NOTES {
+                let line = format!(
+                    "hand {}, seat {}: {}: {}",
+                    k + 1,
+                    f.seat.index() + 1,
+                    f.kind.name(),
+                    f.detail
+                );
+                self.notes.push((k, bot, line));
+            }
         }
         for &(seat, net) in net {
             let bot = (seat.index() + n - s.rotation) % n;
@@ -805,6 +844,7 @@ impl<'a> Recorder<'a> {
             hands_csv: self.hands_csv,
             phhs: self.phhs,
             tape: self.tape.unwrap_or_default(),
+            notes: self.notes,
             split: self.split,
         }
     }

@@ -257,6 +257,27 @@ fn fault_reasons_name_the_seat_and_hand_as_hands_csv_does() {
         .collect();
     assert!(!faulted.is_empty(), "the bot never faulted");
     assert!(faulted.iter().all(|r| r.seat == 1), "{faulted:?}");
+    // match.log gives the rules' reason for its first illegal actions (three), each with the hand
+    // and seat the CSV gives it.
+    let log = std::fs::read_to_string(out.0.join("match.log")).unwrap();
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("illegal: seat 1 tried `raise to 1`"))
+        .collect();
+    assert_eq!(lines.len(), 3.min(faulted.len()), "{log}");
+    for l in &lines {
+        let hand: u64 = l
+            .trim_start()
+            .strip_prefix("fault: hand ")
+            .and_then(|r| r.split(',').next())
+            .and_then(|h| h.parse().ok())
+            .unwrap_or_else(|| panic!("no hand in {l:?}"));
+        assert!(l.contains(", seat 1: illegal: "), "{l}");
+        assert!(
+            faulted.iter().any(|r| r.hand == hand),
+            "{l}: hand {hand} has no fault in hands.csv"
+        );
+    }
     // (An unfit bot's check keeps its folder: in a temp root of the test's own, removed.)
     let chk = Tmp::absent("check");
     // `check` says the same seat, and hands as the CSV counts them: the bot sits in wire seat 0 in

@@ -292,18 +292,29 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             let f = f.to_string();
             log.push_str(&format!("  fault: {}\n", pitboss_arena::name::one_line(&f)));
         }
-        if r.faults.len() as u64 > 0 && faults > r.faults.len() as u64 {
+        // The rules' reasons for its first illegal actions (judged by the referee, so in no
+        // report of the process).
+        let illegal = &result.illegal[i];
+        for l in illegal {
+            log.push_str(&format!("  fault: {}\n", pitboss_arena::name::one_line(l)));
+        }
+        let shown = (r.faults.len() + illegal.len()) as u64;
+        if shown > 0 && faults > shown {
             log.push_str(&format!(
                 "  ({} more fault(s) of the same kinds; counts by kind in summary.csv)\n",
-                faults - r.faults.len() as u64
+                faults - shown
             ));
         }
         // More than 1% of the decisions it was asked for (answered or not).
         let asked = r.decisions.max(faults);
         if r.forfeited || faults * 100 > asked {
             let mut reasons: Vec<String> = Vec::new();
-            for f in &r.faults {
-                let f = f.to_string();
+            for f in r
+                .faults
+                .iter()
+                .map(ToString::to_string)
+                .chain(illegal.iter().cloned())
+            {
                 if !reasons.contains(&f) && reasons.len() < 3 {
                     reasons.push(f);
                 }
