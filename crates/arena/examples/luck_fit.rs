@@ -7,7 +7,9 @@
 //! the luck it removes. The fit is done on one seed and checked on another, every table weighted
 //! alike (its samples divided by its raw sd).
 //!
-//! Environment: `LUCK_MODEL=allin:N` fits the all-in model (else the strength model);
+//! Environment: `LUCK_MODEL=allin:N` fits the all-in model, `stacks:N` the model that knows the
+//! stacks (its entries once the betting is over are not used: `P` is the pot there), else the
+//! strength model;
 //! `ONLY_GAME=stud8-fl` one game; `TABLE=equity,hilo` one table of those bots instead of the
 //! game's ten; `DUP=1` fits and checks duplicate units (each deal in every seat rotation, a
 //! sample one bot's sum), `DUP=both` fits plain hands and duplicate units together (the default
@@ -59,7 +61,8 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, dup: bool, out: &mu
     let live = std::env::var("LUCK_LIVE").map_or(8, |v| v.parse().unwrap());
     let mut adj = Adjuster::new(&preset.game, model())
         .with_scale(Scale::POT)
-        .with_allin_live(live);
+        .with_allin_live(live)
+        .with_stacks(&vec![preset.stack; n]);
     let unit = preset.game.unit() as f64;
     // `dup`: duplicate units, as the interval factors are measured: each deal is played in every
     // seat rotation and a sample is one bot's sum over them (what duplicate play averages).
@@ -112,6 +115,7 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, dup: bool, out: &mu
 fn model() -> Model {
     match std::env::var("LUCK_MODEL") {
         Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:SAMPLES")),
+        Ok(m) if m.starts_with("stacks:") => Model::Stacks(m[7..].parse().expect("stacks:SAMPLES")),
         _ => Model::Strength,
     }
 }
@@ -271,12 +275,13 @@ fn main() {
         let pairs: Vec<String> = (0..2 * STREETS)
             .map(|s| format!("({:.3}, {:.3})", beta[2 * s], beta[2 * s + 1]))
             .collect();
+        let per = STREETS / 6;
         for (k, row) in pairs.chunks(6).enumerate() {
-            let what = if k < 4 { "P" } else { "Q" };
+            let what = if k < per { "P" } else { "Q" };
             println!(
                 "  {what} entries {}..{}: {}",
-                6 * (k % 4),
-                6 * (k % 4) + 6,
+                6 * (k % per),
+                6 * (k % per) + 6,
                 row.join(", ")
             );
         }

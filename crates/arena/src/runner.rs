@@ -691,7 +691,11 @@ impl<'a> Recorder<'a> {
             unit_net: vec![0i64; n],
             luck: (cfg.luck_adjust == Some(true)).then(|| Luck {
                 hands: pitboss_luck::HandAdjuster::new(
-                    pitboss_luck::Adjuster::new(table.game(), cfg.luck_model()),
+                    pitboss_luck::Adjuster::new(table.game(), cfg.luck_model()).with_stacks(
+                        &(0..n)
+                            .map(|s| table.stack(Seat(s as u8)))
+                            .collect::<Vec<_>>(),
+                    ),
                     cfg.deck_key().side_seed(),
                     n,
                 ),

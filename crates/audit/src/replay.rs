@@ -34,7 +34,7 @@ impl<'a> Replayer<'a> {
             table,
             luck: setup.luck.map(|m| {
                 HandAdjuster::new(
-                    Adjuster::new(&setup.game, m),
+                    Adjuster::new(&setup.game, m).with_stacks(&vec![setup.stack; setup.seats]),
                     setup.key.side_seed(),
                     setup.seats,
                 )

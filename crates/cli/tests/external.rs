@@ -200,11 +200,11 @@ fn match_plays_the_python_example_against_a_builtin() {
     // a repeat from config.toml keeps it; a model this version does not know is refused by name.
     let config = std::fs::read_to_string(out.join("config.toml")).unwrap();
     assert!(
-        config.contains("luck_adjust = true") && config.contains("luck_model = \"allin48\""),
+        config.contains("luck_adjust = true") && config.contains("luck_model = \"stacks48\""),
         "{config}"
     );
     let bad = out.join("bad.toml");
-    std::fs::write(&bad, config.replace("allin48", "allin999")).unwrap();
+    std::fs::write(&bad, config.replace("stacks48", "allin999")).unwrap();
     let res = pitboss().arg("match").arg(&bad).output().unwrap();
     let err = String::from_utf8_lossy(&res.stderr);
     assert!(!res.status.success(), "{err}");

@@ -68,6 +68,20 @@
 //!   made hands well and draws badly (a four-card low with three cards to come is about half a
 //!   low, not all or nothing): in stud hi/lo the all-in model removes far more of the luck.
 //!
+//! # Once the betting is over
+//!
+//! From the moment at most one live seat has chips behind (everybody else all-in: the stacks are
+//! known to the referee), nothing the bots do can change the pot any more: what is left of the
+//! hand is chance (and in triple draw the draws). [`Model::Stacks`] then scales the shares by the
+//! pot itself, `P` = the pot and no low term, and uses shares that are the seats' real
+//! expectations at the showdown that must come: in stud the all-in shares above (exact there, not
+//! an approximation); in triple draw, heads-up, the all-in shares of the rest of the hand with
+//! every draw still to declare made by the standard drawing rule (module `draw_allin`; the bots
+//! may draw otherwise — a decision, where no correction is taken — and each correction stays
+//! mean-zero, as its docs show), one correction per seat's cards of a draw. With them the luck
+//! of the cards after an all-in leaves the result (up to the sampler's noise), rather than the
+//! part a fitted scale of the pot catches. Measured in the README (pot and no limit).
+//!
 //! # Cost
 //!
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
@@ -82,6 +96,7 @@
 //! only) unless the seventh card would now come differently (community or not). The README gives the measured cost per hand (`cargo bench -p pitboss-luck`).
 
 mod allin;
+mod draw_allin;
 pub mod value;
 
 use pitboss_cards::{Card, CardSet, Rank, Suit};
@@ -99,14 +114,29 @@ pub enum Model {
     /// is the base, see [`STUD_SAMPLES`]), one correction per street's deal; triple draw: as
     /// [`Model::Strength`].
     AllIn(u32),
+    /// What the referee uses since the stacks were taken into account ([`MODEL_NAME`]): as
+    /// [`Model::AllIn`] with this base, and once the betting is over (at most one live seat has
+    /// chips behind: everything left is chance and the final pot is the pot now) the pot share
+    /// scaled by the pot itself; in triple draw the strength model while anybody can still bet,
+    /// and once nobody can, heads-up, the all-in shares of module `draw_allin` (the draws to come
+    /// by the standard drawing rule), one correction per seat's cards of a draw. Needs the stacks
+    /// ([`Adjuster::with_stacks`]); without them it is [`Model::AllIn`].
+    Stacks(u32),
 }
 
 impl Model {
-    /// The model the referee uses: all-in shares in stud hi/lo ([`STUD_SAMPLES`] sets the deals
-    /// per estimate), the strength model in triple draw (whose one correction per card already
-    /// removes most of the luck there, and where all-in shares would need the players' drawing
-    /// choices).
-    pub fn recommended(variant: Variant) -> Model {
+    /// The model the referee uses, [`Model::Stacks`] in both games: all-in shares in stud hi/lo
+    /// ([`STUD_SAMPLES`] sets the deals per estimate), the strength model in triple draw while
+    /// anybody can bet (whose one correction per card already removes most of the luck there, and
+    /// where all-in shares would need the players' drawing choices), and in both the pot itself
+    /// as the scale once nobody can.
+    pub fn recommended(_variant: Variant) -> Model {
+        Model::Stacks(STUD_SAMPLES)
+    }
+
+    /// The model of plans recorded as [`LEGACY_MODEL_NAME`]: the all-in model in stud, the
+    /// strength model in triple draw, neither knowing the stacks.
+    pub fn legacy(variant: Variant) -> Model {
         match variant {
             Variant::StudHiLo => Model::AllIn(STUD_SAMPLES),
             Variant::TripleDraw => Model::Strength,
@@ -114,12 +144,13 @@ impl Model {
     }
 
     /// The model recorded as `name` in a plan, for `variant`: `None` (plans made before names were
-    /// recorded) the strength model, [`MODEL_NAME`] the recommended one; any other name is unknown
-    /// to this version.
+    /// recorded) the strength model, [`MODEL_NAME`] the recommended one, [`LEGACY_MODEL_NAME`]
+    /// the one before it; any other name is unknown to this version.
     pub fn by_name(name: Option<&str>, variant: Variant) -> Option<Model> {
         match name {
             None => Some(Model::Strength),
             Some(MODEL_NAME) => Some(Model::recommended(variant)),
+            Some(LEGACY_MODEL_NAME) => Some(Model::legacy(variant)),
             Some(_) => None,
         }
     }
@@ -128,7 +159,10 @@ impl Model {
 /// The name of the referee's current value model, recorded in tournament plans so that a resumed
 /// or merged tournament keeps the model it began with (a plan without a name is from before the
 /// all-in model: [`Model::by_name`] gives the strength model for it).
-pub const MODEL_NAME: &str = "allin48";
+pub const MODEL_NAME: &str = "stacks48";
+
+/// The name of the model before the stacks were taken into account ([`Model::legacy`]).
+pub const LEGACY_MODEL_NAME: &str = "allin48";
 
 /// The base of the deals per all-in estimate in stud: heads-up `2 · STUD_SAMPLES`, three or four
 /// live seats `3 · STUD_SAMPLES / live`, more `2 · STUD_SAMPLES / live` (eight seats 12). The
@@ -175,6 +209,10 @@ struct State {
     /// This draw's discards of a seat not fully served yet, and how many cards it still gets.
     pending: [CardSet; MAX_SEATS],
     to_serve: [u8; MAX_SEATS],
+    /// Draws each seat has declared (triple draw).
+    drawn: [u8; MAX_SEATS],
+    /// Every seat's stack at the start of the hand; 0: not known (the betting is never over).
+    stack: [u64; MAX_SEATS],
 }
 
 impl State {
@@ -189,7 +227,20 @@ impl State {
             muck: CardSet::EMPTY,
             pending: [CardSet::EMPTY; MAX_SEATS],
             to_serve: [0; MAX_SEATS],
+            drawn: [0; MAX_SEATS],
+            stack: [0; MAX_SEATS],
         }
+    }
+
+    /// Whether the betting is over: the stacks are known and at most one live seat has chips
+    /// behind (at a chance event every bet has been called or returned). Everything left is then
+    /// chance (and, in triple draw, the draws), and the pot is final.
+    fn closed(&self) -> bool {
+        self.stack[0] > 0
+            && (0..self.n)
+                .filter(|&i| self.live[i] && self.total[i] < self.stack[i])
+                .count()
+                <= 1
     }
 
     fn live_count(&self) -> usize {
@@ -231,6 +282,8 @@ pub struct Adjuster {
     /// All-in model: the most live seats for which a street's deal uses the all-in shares (more
     /// use the strength model card by card, which costs far less at a full table).
     allin_live: usize,
+    /// Every seat's stack at the start of a hand (0: not known).
+    stack: [u64; MAX_SEATS],
 }
 
 /// A street's deal gathered into one chance event (all-in model).
@@ -255,8 +308,14 @@ impl Scale {
 
     /// Entries: six streets for each of the strength model, and the all-in model with two, three
     /// or four, and five or more live seats (how far shares move, and how big the pot grows,
-    /// differ a lot between heads-up and a full table).
-    pub const LEN: usize = 24;
+    /// differ a lot between heads-up and a full table); then six for the all-in shares once the
+    /// betting is over ([`Model::Stacks`]), where the pot will not grow: `P` = the pot, `Q` = 0.
+    pub const LEN: usize = 30;
+
+    /// The entry of an all-in correction once the betting is over.
+    pub fn closed_index(street: u8) -> usize {
+        24 + usize::from(street).min(5)
+    }
 
     /// The entry of a correction: street (betting rounds begun), model and live seats.
     pub fn index(street: u8, allin: bool, live: usize) -> usize {
@@ -294,8 +353,8 @@ impl Scale {
                     (0.970, 2.278),
                     (1.0, 0.0),
                 ]);
-                t[6..].copy_from_slice(&STUD_ALLIN);
-                low[6..].copy_from_slice(&STUD_ALLIN_LOW);
+                t[6..24].copy_from_slice(&STUD_ALLIN);
+                low[6..24].copy_from_slice(&STUD_ALLIN_LOW);
             }
         }
         Scale(t, low)
@@ -378,7 +437,18 @@ impl Adjuster {
             group: None,
             rng: allin::Rng::new(0),
             allin_live: MAX_SEATS,
+            stack: [0; MAX_SEATS],
         }
+    }
+
+    /// The stack each seat starts every hand with, by seat, so that [`Model::Stacks`] knows when
+    /// the betting is over (without them it never is).
+    pub fn with_stacks(mut self, stacks: &[u64]) -> Adjuster {
+        self.stack = [0; MAX_SEATS];
+        for (s, v) in self.stack.iter_mut().zip(stacks) {
+            *s = *v;
+        }
+        self
     }
 
     /// All-in model: use the all-in shares only while at most `live` seats are live.
@@ -418,6 +488,7 @@ impl Adjuster {
     /// Replays a hand (or a prefix of one) and calls `f` at each chance event.
     pub fn replay(&mut self, seats: usize, events: &[Event], mut f: impl FnMut(Chance<'_>)) {
         self.st = State::new(seats);
+        self.st.stack = self.stack;
         self.st.live[..seats].fill(true);
         self.street = 0;
         self.cache = [None; MAX_SEATS];
@@ -426,7 +497,7 @@ impl Adjuster {
         self.stale = false;
         self.group = None;
         let draw = self.variant == Variant::TripleDraw;
-        let grouped = matches!(self.model, Model::AllIn(_)) && !draw;
+        let grouped = matches!(self.model, Model::AllIn(_) | Model::Stacks(_)) && !draw;
         let mut informed = true;
         for (index, e) in events.iter().enumerate() {
             if self.group.is_some() && !matches!(e, Event::Deal { card: Some(_), .. }) {
@@ -470,12 +541,16 @@ impl Adjuster {
                             self.cache[i] = None;
                             st.held[i] = st.held[i].difference(c);
                             st.pending[i] = c;
+                            // A decision: the all-in shares of the state before it are no longer
+                            // those of the state now.
+                            self.allin = None;
                         }
                         // A redacted record: the hand can no longer be followed. Stopping the
                         // corrections keeps every term so far mean-zero.
                         None => informed = false,
                     }
                     st.to_serve[i] = count;
+                    st.drawn[i] = st.drawn[i].saturating_add(1);
                 }
                 Event::Reshuffle { .. } => {
                     st.unseen = st.muck;
@@ -487,7 +562,11 @@ impl Adjuster {
                         continue;
                     };
                     let candidates = self.st.unseen;
-                    if grouped && informed && (2..=self.allin_live).contains(&self.st.live_count())
+                    let draw_allin = draw && informed && self.draw_allin();
+                    if draw_allin
+                        || grouped
+                            && informed
+                            && (2..=self.allin_live).contains(&self.st.live_count())
                     {
                         self.gather(index, candidates);
                     } else if informed && self.st.live_count() >= 2 && candidates.contains(c) {
@@ -591,7 +670,12 @@ impl Adjuster {
         let after = self.allin_now();
         self.allin = Some(after);
         self.stale = false;
-        let (p, q) = self.scales(true);
+        let closed = self.closed_now();
+        let (p, q) = if closed {
+            (self.st.pot() as f64, 0.0)
+        } else {
+            self.scales(true)
+        };
         let live = self.st.live;
         let k = self.st.live_count() as f64;
         let mean_low = |s: &allin::Shares| {
@@ -621,8 +705,40 @@ impl Adjuster {
             low_shares: &self.low_delta[..seats],
             street: self.street,
             pot: self.st.pot(),
-            scale_index: Scale::index(self.street, true, self.st.live_count()),
+            scale_index: if closed {
+                Scale::closed_index(self.street)
+            } else {
+                Scale::index(self.street, true, self.st.live_count())
+            },
         });
+    }
+
+    /// Whether the model scales the pot share by the pot itself now: it knows the stacks and
+    /// nobody can bet any more.
+    fn closed_now(&self) -> bool {
+        matches!(self.model, Model::Stacks(_)) && self.st.closed()
+    }
+
+    /// Triple draw: whether the next cards are corrected by the all-in shares of module
+    /// `draw_allin` — the betting is over, two seats are live, and the stub cannot run out
+    /// before the showdown (a reshuffle would need the muck's order followed).
+    fn draw_allin(&self) -> bool {
+        self.closed_now() && self.st.live_count() == 2 && {
+            let t = self.draw_table();
+            t.most_needed() <= t.stub.len()
+        }
+    }
+
+    fn draw_table(&self) -> draw_allin::DrawTable<'_> {
+        draw_allin::DrawTable {
+            n: self.st.n,
+            held: &self.st.held,
+            live: &self.st.live,
+            stub: self.st.unseen,
+            to_serve: &self.st.to_serve,
+            drawn: &self.st.drawn,
+            ace_five_straight: self.ace_five_straight,
+        }
     }
 
     /// The all-in shares of the current state (all-in model).
@@ -635,12 +751,18 @@ impl Adjuster {
         // interval by about 2% more.
         let live = self.st.live_count().max(1);
         let samples = match self.model {
-            Model::AllIn(base) if live <= 2 => 2 * base.max(1),
-            Model::AllIn(base) if live <= 4 => 3 * base.max(1) / live as u32,
-            Model::AllIn(base) => (2 * base.max(1) / live as u32).max(1),
+            Model::AllIn(base) | Model::Stacks(base) if live <= 2 => 2 * base.max(1),
+            Model::AllIn(base) | Model::Stacks(base) if live <= 4 => 3 * base.max(1) / live as u32,
+            Model::AllIn(base) | Model::Stacks(base) => (2 * base.max(1) / live as u32).max(1),
             _ => 1,
         };
         let mut out = allin::Shares::default();
+        if self.variant == Variant::TripleDraw {
+            let mut rng = self.rng;
+            draw_allin::draw_shares(&self.draw_table(), samples, &mut rng, &mut out);
+            self.rng = rng;
+            return out;
+        }
         let t = allin::Table {
             n: self.st.n,
             held: &self.st.held,
@@ -654,6 +776,9 @@ impl Adjuster {
     /// The all-in shares of the seats still in after folds, from the deals of the last estimate
     /// (the cards have not changed since), or a fresh estimate if there are none.
     fn allin_refold(&mut self) -> allin::Shares {
+        if self.variant == Variant::TripleDraw {
+            return self.allin_now();
+        }
         let t = allin::Table {
             n: self.st.n,
             held: &self.st.held,
@@ -690,7 +815,7 @@ impl Adjuster {
         let mut mean = [0.0; MAX_SEATS];
         self.dealt = None;
         match (to, self.model) {
-            (Some(r), Model::Strength | Model::AllIn(_)) => {
+            (Some(r), Model::Strength | Model::AllIn(_) | Model::Stacks(_)) => {
                 let dealt = self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual);
                 self.dealt = dealt.map(|hi| Keys { hi, lo: 0 });
             }
@@ -1268,14 +1393,21 @@ mod tests {
             Model::by_name(None, Variant::StudHiLo),
             Some(Model::Strength)
         );
+        // Plans of the all-in model before the stacks were known keep it.
         assert_eq!(
-            Model::by_name(Some(MODEL_NAME), Variant::StudHiLo),
+            Model::by_name(Some(super::LEGACY_MODEL_NAME), Variant::StudHiLo),
             Some(Model::AllIn(super::STUD_SAMPLES))
         );
         assert_eq!(
-            Model::by_name(Some(MODEL_NAME), Variant::TripleDraw),
+            Model::by_name(Some(super::LEGACY_MODEL_NAME), Variant::TripleDraw),
             Some(Model::Strength)
         );
+        for v in [Variant::StudHiLo, Variant::TripleDraw] {
+            assert_eq!(
+                Model::by_name(Some(MODEL_NAME), v),
+                Some(Model::Stacks(super::STUD_SAMPLES))
+            );
+        }
         assert_eq!(Model::by_name(Some("allin99"), Variant::StudHiLo), None);
     }
 

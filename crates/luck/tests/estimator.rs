@@ -76,6 +76,19 @@ fn setup(preset: &str, seats: usize) -> TableSetup {
     }
 }
 
+/// A table of short stacks (four units): the betting is often over before the last cards, as
+/// [`Model::Stacks`] needs to be tested.
+fn short(preset: &str, seats: usize) -> TableSetup {
+    let mut s = setup(preset, seats);
+    s.stacks = vec![4 * s.game.unit(); seats];
+    s
+}
+
+/// The model's adjuster for a table: with its stacks.
+fn adjuster(game: &Game, stacks: &[u64], model: Model) -> Adjuster {
+    Adjuster::new(game, model).with_stacks(stacks)
+}
+
 /// Plays hand `k`; seat 0 folds with probability `fold0`‰, the others with `fold`‰.
 fn play(setup: &TableSetup, seed: u64, k: u64, fold0: u32, fold: u32) -> Played {
     let table = setup.validate().unwrap();
@@ -97,6 +110,7 @@ fn play(setup: &TableSetup, seed: u64, k: u64, fold0: u32, fold: u32) -> Played 
     Played {
         hand,
         game: setup.game,
+        stacks: setup.stacks.clone(),
         stubs,
     }
 }
@@ -104,6 +118,7 @@ fn play(setup: &TableSetup, seed: u64, k: u64, fold0: u32, fold: u32) -> Played 
 struct Played {
     hand: Hand<Recording>,
     game: Game,
+    stacks: Vec<u64>,
     /// Each dealt card and the stub it came from.
     stubs: Vec<(Card, CardSet)>,
 }
@@ -119,15 +134,29 @@ fn deals(events: &[Event]) -> Vec<usize> {
 
 /// The hands used by the exact tests: full tables, loose play (reshuffles, community cards).
 fn sample_hands(f: &mut dyn FnMut(&Played, usize)) {
-    for (preset, seats) in [
-        ("27td-fl", 6),
-        ("27td-nl", 3),
-        ("stud8-fl", 8),
-        ("stud8-pl", 4),
-    ] {
-        let s = setup(preset, seats);
-        for k in 0..150 {
-            f(&play(&s, 11, k, 20, 20), seats);
+    hands_of(
+        &[
+            setup("27td-fl", 6),
+            setup("27td-nl", 3),
+            setup("stud8-fl", 8),
+            setup("stud8-pl", 4),
+        ],
+        150,
+        f,
+    );
+}
+
+/// [`sample_hands`] and heads-up hands of short stacks (the betting often over before the end).
+fn sample_hands_and_short(f: &mut dyn FnMut(&Played, usize)) {
+    sample_hands(f);
+    hands_of(&[short("27td-nl", 2), short("stud8-nl", 2)], 800, f);
+}
+
+fn hands_of(tables: &[TableSetup], hands: u64, f: &mut dyn FnMut(&Played, usize)) {
+    for s in tables {
+        let seats = s.stacks.len();
+        for k in 0..hands {
+            f(&play(s, 11, k, 20, 20), seats);
         }
     }
 }
@@ -216,86 +245,106 @@ fn every_correction_has_conditional_mean_zero() {
 /// re-dealing the street's cards at random (and reseeding the sampler) many times per event.
 #[test]
 fn all_in_corrections_have_conditional_mean_zero() {
-    let (mut checked, mut moved) = (0, 0);
+    let (mut checked, mut moved, mut closed) = (0, 0, [0; 2]);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    sample_hands(&mut |p, seats| {
-        if !matches!(p.game.variant, pitboss_rules::Variant::StudHiLo) {
-            return;
-        }
+    sample_hands_and_short(&mut |p, seats| {
+        let stud = matches!(p.game.variant, pitboss_rules::Variant::StudHiLo);
         let events = p.hand.events();
-        let mut adj = Adjuster::new(&p.game, Model::AllIn(16));
-        let mut groups = Vec::new();
-        adj.replay(seats, events, |c| groups.push((c.index, c.candidates)));
-        for &(index, candidates) in groups.iter().step_by(5) {
-            // The street's deal: the card events up to `index`.
-            let mut first = index;
-            while first > 0
-                && matches!(
-                    events[first - 1],
-                    Event::Deal { .. } | Event::Community { .. }
-                )
-            {
-                first -= 1;
+        for model in [Model::AllIn(16), Model::Stacks(16)] {
+            if model == Model::AllIn(16) && !stud {
+                continue;
             }
-            let trials = 400u64;
-            let mut sum = vec![0.0; seats];
-            let mut sq = vec![0.0; seats];
-            let mut prefix = events[..=index].to_vec();
-            for t in 0..trials {
-                let mut left = candidates;
-                for e in &mut prefix[first..=index] {
-                    let pick = left
-                        .iter()
-                        .nth(rng.next_u32() as usize % left.len() as usize);
-                    let x = pick.unwrap();
-                    left.remove(x);
-                    *e = match *e {
-                        Event::Deal { seat, up, .. } => Event::Deal {
-                            seat,
-                            card: Some(x),
-                            up,
-                        },
-                        Event::Community { .. } => Event::Community { card: x },
-                        _ => unreachable!(),
-                    };
+            let mut adj = adjuster(&p.game, &p.stacks, model);
+            let mut groups = Vec::new();
+            adj.replay(seats, events, |c| {
+                // Once the betting is over (the model that knows the stacks): every such correction,
+                // and a few of the others.
+                let over = c.scale_index >= pitboss_luck::Scale::closed_index(0);
+                if over {
+                    closed[usize::from(!stud)] += 1;
                 }
-                adj.seed_hand(t, rng.next_u64());
-                let mut got = None;
-                adj.replay(seats, &prefix, |c| {
-                    if c.index == index {
-                        got = Some(c.corrections.to_vec());
+                groups.push((c.index, c.candidates, over));
+            });
+            let mut k = 0;
+            for &(index, candidates, over) in &groups {
+                k += 1;
+                if !over && k % 5 != 1 {
+                    continue;
+                }
+                // The street's deal: the card events up to `index` (in triple draw while anybody
+                // can bet, the strength model corrects each card alone: that card).
+                let mut first = index;
+                while (stud || over)
+                    && first > 0
+                    && matches!(
+                        events[first - 1],
+                        Event::Deal { .. } | Event::Community { .. }
+                    )
+                {
+                    first -= 1;
+                }
+                let trials = 400u64;
+                let mut sum = vec![0.0; seats];
+                let mut sq = vec![0.0; seats];
+                let mut prefix = events[..=index].to_vec();
+                for t in 0..trials {
+                    let mut left = candidates;
+                    for e in &mut prefix[first..=index] {
+                        let pick = left
+                            .iter()
+                            .nth(rng.next_u32() as usize % left.len() as usize);
+                        let x = pick.unwrap();
+                        left.remove(x);
+                        *e = match *e {
+                            Event::Deal { seat, up, .. } => Event::Deal {
+                                seat,
+                                card: Some(x),
+                                up,
+                            },
+                            Event::Community { .. } => Event::Community { card: x },
+                            _ => unreachable!(),
+                        };
                     }
-                });
-                for (i, g) in got.expect("corrected").iter().enumerate() {
-                    sum[i] += g;
-                    sq[i] += g * g;
+                    adj.seed_hand(t, rng.next_u64());
+                    let mut got = None;
+                    adj.replay(seats, &prefix, |c| {
+                        if c.index == index {
+                            got = Some(c.corrections.to_vec());
+                        }
+                    });
+                    for (i, g) in got.expect("corrected").iter().enumerate() {
+                        sum[i] += g;
+                        sq[i] += g * g;
+                    }
                 }
+                let n = trials as f64;
+                for i in 0..seats {
+                    let mean = sum[i] / n;
+                    let se = ((sq[i] / n - mean * mean).max(0.0) / n).sqrt();
+                    // 5 standard errors: a false alarm about once in 3.5 million per seat and event.
+                    assert!(
+                        mean.abs() <= 5.0 * se + 1e-9,
+                        "seat {i} event {index}: {mean} ± {se}"
+                    );
+                    moved += usize::from(se > 0.0);
+                }
+                checked += 1;
             }
-            let n = trials as f64;
-            for i in 0..seats {
-                let mean = sum[i] / n;
-                let se = ((sq[i] / n - mean * mean).max(0.0) / n).sqrt();
-                // 5 standard errors: a false alarm about once in 3.5 million per seat and event.
-                assert!(
-                    mean.abs() <= 5.0 * se + 1e-9,
-                    "seat {i} event {index}: {mean} ± {se}"
-                );
-                moved += usize::from(se > 0.0);
-            }
-            checked += 1;
         }
     });
     assert!(checked > 100, "{checked}");
     assert!(moved > 200, "{moved}");
+    // Both games reach the end of the betting with cards to come on the short tables.
+    assert!(closed[0] > 15 && closed[1] > 15, "{closed:?}");
 }
 
 #[test]
 fn corrections_sum_to_zero_over_the_seats() {
     let mut nonzero = 0;
-    sample_hands(&mut |p, seats| {
+    sample_hands_and_short(&mut |p, seats| {
         let mut out = vec![0.0; seats];
-        for model in [Model::Strength, Model::AllIn(48)] {
-            Adjuster::new(&p.game, model).hand(seats, p.hand.events(), &mut out);
+        for model in [Model::Strength, Model::AllIn(48), Model::Stacks(48)] {
+            adjuster(&p.game, &p.stacks, model).hand(seats, p.hand.events(), &mut out);
             let total: f64 = out.iter().sum();
             let size: f64 = out.iter().map(|x| x.abs()).sum();
             assert!(total.abs() <= 1e-9 * size.max(1.0), "{model:?} {out:?}");
@@ -307,15 +356,15 @@ fn corrections_sum_to_zero_over_the_seats() {
 
 /// Mean and standard error of the per-hand total correction of seat 0 over `hands` hands, and the
 /// raw and adjusted standard deviations of its result.
-fn bias(preset: &str, seats: usize, model: Model, hands: u64, seed: u64) -> (f64, f64, f64, f64) {
-    let s = setup(preset, seats);
+fn bias(s: &TableSetup, model: Model, hands: u64, seed: u64) -> (f64, f64, f64, f64) {
+    let seats = s.stacks.len();
     let (mut n, mut sum, mut sq) = (0.0, 0.0, 0.0);
     let (mut raw_sq, mut adj_sq, mut raw_sum, mut adj_sum) = (0.0, 0.0, 0.0, 0.0);
     let mut out = vec![0.0; seats];
-    let mut adj = Adjuster::new(&s.game, model);
+    let mut adj = adjuster(&s.game, &s.stacks, model);
     for k in 0..hands {
         // Seat 0 is a calling station, the others fold a third of the time when facing a bet.
-        let hand = play(&s, seed, k, 0, 330).hand;
+        let hand = play(s, seed, k, 0, 330).hand;
         adj.seed_hand(seed, k);
         adj.hand(seats, hand.events(), &mut out);
         let net = hand.net().next().unwrap().1 as f64;
@@ -335,17 +384,25 @@ fn bias(preset: &str, seats: usize, model: Model, hands: u64, seed: u64) -> (f64
 }
 
 fn check_unbiased(hands: u64) {
-    for (preset, seats) in [
-        ("27td-fl", 2),
-        ("27td-fl", 6),
-        ("stud8-fl", 2),
-        ("stud8-fl", 8),
+    for (preset, s) in [
+        ("27td-fl", setup("27td-fl", 2)),
+        ("27td-fl", setup("27td-fl", 6)),
+        ("stud8-fl", setup("stud8-fl", 2)),
+        ("stud8-fl", setup("stud8-fl", 8)),
+        ("27td-nl short", short("27td-nl", 2)),
+        ("stud8-nl short", short("stud8-nl", 2)),
     ] {
-        for model in [Model::Strength, Model::Noise, Model::AllIn(48)] {
+        let seats = s.stacks.len();
+        for model in [
+            Model::Strength,
+            Model::Noise,
+            Model::AllIn(48),
+            Model::Stacks(48),
+        ] {
             if model == Model::AllIn(48) && preset.starts_with("27td") {
                 continue; // the all-in model is the strength model in triple draw
             }
-            let (mean, se, raw_sd, adj_sd) = bias(preset, seats, model, hands, 5);
+            let (mean, se, raw_sd, adj_sd) = bias(&s, model, hands, 5);
             eprintln!(
                 "{preset} x{seats} {model:?}: mean correction {mean:.3} ± {se:.3} chips; sd raw \
                  {raw_sd:.1}, adjusted {adj_sd:.1}"

@@ -353,7 +353,8 @@ impl Play<'_> {
             n,
             self.luck.map(|name| {
                 let model = Model::by_name(name, preset.game.variant).unwrap_or(Model::Strength);
-                let adjuster = pitboss_luck::Adjuster::new(&preset.game, model);
+                let adjuster = pitboss_luck::Adjuster::new(&preset.game, model)
+                    .with_stacks(&vec![preset.stack; n]);
                 pitboss_luck::HandAdjuster::new(adjuster, key.side_seed(), n)
             }),
             spec.deals as usize,

@@ -137,7 +137,8 @@ impl Units {
         Units {
             players,
             referee: Referee::new(),
-            adj: Adjuster::new(&preset.game, Model::recommended(preset.game.variant)),
+            adj: Adjuster::new(&preset.game, Model::recommended(preset.game.variant))
+                .with_stacks(&[preset.stack; 2]),
             table,
             key: DeckKey::from_seed(seed),
             unit: preset.game.unit() as f64,
