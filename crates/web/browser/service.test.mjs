@@ -107,8 +107,12 @@ test('service: the leaderboard updates live without a reload', async () => {
   try {
     await p.goto(`${base}/`);
     await p.locator('table.leaderboard').first().waitFor();
-    const before = await p.locator('#generation').textContent();
-    const table = await p.locator('#board').innerHTML();
+    // One snapshot of both (the generation is inside the board): read apart, a live update
+    // landing between the two reads made the 'new' board the one already seen.
+    const [before, table] = await p.evaluate(() => [
+      document.getElementById('generation').textContent,
+      document.getElementById('board').innerHTML,
+    ]);
     await p.evaluate(() => { window.stillTheSamePage = true; });
     // Matches finish every few hundred milliseconds: the board changes, the page follows.
     await p.waitForFunction(
