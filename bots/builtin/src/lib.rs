@@ -30,7 +30,9 @@ pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
 pub use cfr::CfrBot;
 pub use equity::EquityBot;
-pub use exploit::{EarlyBot, FoldBot, ManiacBot, RaiseFirstBot, SwitchBot, SWITCH_AFTER};
+pub use exploit::{
+    EarlyBot, FoldBot, ManiacBot, RaiseFirstBot, SizeBot, Sizing, SwitchBot, SWITCH_AFTER,
+};
 pub use hilo::HiloBot;
 pub use lowball::LowballBot;
 pub use pitboss_protocol::Bot;
@@ -60,6 +62,9 @@ pub const EXPLOITERS: &[&str] = &[
     "x-open1",
     "x-open2",
     "x-switch",
+    "x-small",
+    "x-mid",
+    "x-big",
 ];
 
 /// The built-in bot (reference or exploiter) called `name`, seeded with `seed`; `None` for an
@@ -84,6 +89,9 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "x-open1" => Box::new(EarlyBot::new(seed, 1, false)),
         "x-open2" => Box::new(EarlyBot::new(seed, 2, false)),
         "x-switch" => Box::new(SwitchBot::new(seed)),
+        "x-small" => Box::new(SizeBot::new(seed, Sizing::Small)),
+        "x-mid" => Box::new(SizeBot::new(seed, Sizing::Mid)),
+        "x-big" => Box::new(SizeBot::new(seed, Sizing::Big)),
         _ => return None,
     })
 }

@@ -16,7 +16,7 @@ const SOURCES: [(&str, &str); 8] = [
 ];
 
 /// The exploiters' sources, with the names each one's paragraph covers.
-const EXPLOITER_SOURCES: [(&[&str], &str); 5] = [
+const EXPLOITER_SOURCES: [(&[&str], &str); 6] = [
     (&["x-raise"], include_str!("../src/exploit/maniac.rs")),
     (&["x-raise1st"], include_str!("../src/exploit/raise1st.rs")),
     (&["x-fold"], include_str!("../src/exploit/fold.rs")),
@@ -25,6 +25,10 @@ const EXPLOITER_SOURCES: [(&[&str], &str); 5] = [
         include_str!("../src/exploit/early.rs"),
     ),
     (&["x-switch"], include_str!("../src/exploit/switch.rs")),
+    (
+        &["x-small", "x-mid", "x-big"],
+        include_str!("../src/exploit/sizes.rs"),
+    ),
 ];
 
 fn words(text: &str) -> String {
