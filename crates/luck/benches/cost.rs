@@ -1,17 +1,28 @@
 //! The estimator's cost per hand at a full table, worst case: every seat calls down to the
 //! showdown (all cards are dealt, every card is a chance event with every live seat corrected),
 //! 2-7 triple draw six-handed drawing two cards a draw (reshuffles included) and stud hi/lo
-//! eight-handed (community card included). The hands are played first; only the estimator is
-//! timed, in CPU time of the thread (other jobs on the machine then inflate it little), best of
-//! five passes: `cargo bench -p pitboss-luck --bench cost` (`HANDS=5000 ONLY=stud8-fl:8` for fewer
-//! hands of one table; `LUCK_MODEL=strength` for the showdown-now model in stud, `allin:N` for
-//! another base of the all-in model's deals).
+//! eight-handed (community card included); in no limit also every seat all-in at the first bet
+//! (`shove`: the betting is over before the first card or draw, so every correction after it is
+//! the model's all-in estimate, what the model `stacks48` does once nobody can bet any more).
+//! The adjuster is the referee's: its default model, the table's stacks. The hands are played
+//! first; only the estimator is timed, in CPU time of the thread (other jobs on the machine then
+//! inflate it little), best of five passes: `cargo bench -p pitboss-luck --bench cost`
+//! (`HANDS=5000 ONLY=stud8-fl:8` or `ONLY=27td-nl:2:shove` for fewer hands of one table;
+//! `LUCK_MODEL=strength` for the showdown-now model, `allin:N` for the all-in model without the
+//! stacks, `stacks:N` for another base of its deals).
 
 use pitboss_cards::Deck;
 use pitboss_luck::{Adjuster, Model};
 use pitboss_rules::{Action, Event, Hand, Preset, Seat, TableSetup};
 
-fn hands(preset: &str, seats: usize, count: u64) -> (pitboss_rules::Game, Vec<Vec<Event>>) {
+/// `count` hands of `preset` at `seats` seats, every seat calling down (or, with `shove`, the
+/// first bettor all-in and everyone calling it), drawing two cards a draw.
+fn hands(
+    preset: &str,
+    seats: usize,
+    count: u64,
+    shove: bool,
+) -> (pitboss_rules::Game, u64, Vec<Vec<Event>>) {
     let p = Preset::by_name(preset).unwrap();
     let table = TableSetup {
         game: p.game,
@@ -29,8 +40,10 @@ fn hands(preset: &str, seats: usize, count: u64) -> (pitboss_rules::Game, Vec<Ve
                     Action::Discard {
                         cards: h.iter().take(2).collect(),
                     }
-                } else if l.bring_in.is_some() {
+                } else if l.bring_in.is_some() && !shove {
                     Action::BringIn
+                } else if let Some(r) = l.raise.filter(|_| shove) {
+                    Action::Raise { to: r.max_to }
                 } else if l.check {
                     Action::Check
                 } else {
@@ -41,7 +54,7 @@ fn hands(preset: &str, seats: usize, count: u64) -> (pitboss_rules::Game, Vec<Ve
             hand.events().to_vec()
         })
         .collect();
-    (p.game, all)
+    (p.game, p.stack, all)
 }
 
 /// CPU seconds used by this thread.
@@ -60,27 +73,36 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000);
-    for (preset, seats) in [
-        ("27td-fl", 6),
-        ("27td-fl", 2),
-        ("stud8-fl", 8),
-        ("stud8-fl", 2),
+    for (preset, seats, shove) in [
+        ("27td-fl", 6, false),
+        ("27td-fl", 2, false),
+        ("stud8-fl", 8, false),
+        ("stud8-fl", 2, false),
+        ("27td-nl", 6, false),
+        ("27td-nl", 6, true),
+        ("27td-nl", 2, true),
+        ("stud8-nl", 8, false),
+        ("stud8-nl", 8, true),
+        ("stud8-nl", 2, true),
     ] {
+        let table = format!("{preset}:{seats}{}", if shove { ":shove" } else { "" });
         // `ONLY=stud8-fl:8` times one table (for profiling).
-        if let Ok(only) = std::env::var("ONLY") {
-            if only != format!("{preset}:{seats}") {
-                continue;
-            }
+        if std::env::var("ONLY").is_ok_and(|only| only != table) {
+            continue;
         }
-        let (game, all) = hands(preset, seats, count);
-        // The referee's model by default; `LUCK_MODEL=strength` or `allin:N` to compare.
+        let (game, stack, all) = hands(preset, seats, count, shove);
+        // The referee's model by default; `LUCK_MODEL=strength`, `allin:N` or `stacks:N` to
+        // compare.
         let model = match std::env::var("LUCK_MODEL") {
             Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:N")),
+            Ok(m) if m.starts_with("stacks:") => Model::Stacks(m[7..].parse().expect("stacks:N")),
             Ok(m) if m == "strength" => Model::Strength,
             _ => Model::recommended(game.variant),
         };
         let live = std::env::var("LUCK_LIVE").map_or(8, |v| v.parse().expect("LUCK_LIVE"));
-        let mut adj = Adjuster::new(&game, model).with_allin_live(live);
+        let mut adj = Adjuster::new(&game, model)
+            .with_allin_live(live)
+            .with_stacks(&vec![stack; seats]);
         let mut out = vec![0.0; seats];
         let mut best = f64::INFINITY;
         let mut check = 0.0;
@@ -94,7 +116,8 @@ fn main() {
             best = best.min(cpu() - t);
         }
         println!(
-            "{preset} {seats} seats, all to showdown: {:.2} µs per hand (checksum {check:.0})",
+            "{preset} {seats} seats, {} to showdown: {:.2} µs per hand (checksum {check:.0})",
+            if shove { "all-in, all" } else { "all" },
             best / count as f64 * 1e6
         );
     }
