@@ -15,6 +15,9 @@
 # Besides hands per second of wall time, each round prints hands per CPU-second of the workers
 # against those of the tournament (the queue's own cost per hand, whatever else the machine runs)
 # and the server's CPU time per match job (ingesting, auditing, storing).
+# PIN=1 measures 1 worker against the 1-thread tournament only, with the server on a core of its
+# own (`taskset`: the server and NATS's client work on CPU 0, the worker and the tournament on
+# CPU 1): what the queue costs a worker when the server runs elsewhere, as in any deployment.
 # Needs NATS with JetStream at $NATS (default nats://127.0.0.1:4222); each run uses a stream
 # prefix of its own and removes its streams at the end.
 set -euo pipefail
@@ -30,6 +33,9 @@ BIN=target/release/pitboss
 PRESETS=(27td-fl 27td-pl 27td-nl stud8-fl stud8-pl stud8-nl)
 DEALS=300000
 WINDOW=${WINDOW:-12}
+PIN=${PIN:-0}
+# `taskset -c CPU` when pinning, else nothing.
+on_cpu() { [ "$PIN" = 1 ] && echo taskset -c "$1"; true; }
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -64,7 +70,7 @@ tournament() { # threads round preset → "hands/s hands-per-CPU-second"
   local th=$1 r=$2 preset=$3
   local t0 t1
   t0=$(date +%s.%N)
-  /usr/bin/time -f '%U %S' -o "$work/cpu" "$BIN" tournament "${bots_args[@]}" --game "$preset" --format heads-up --deals $DEALS \
+  /usr/bin/time -f '%U %S' -o "$work/cpu" $(on_cpu 1) "$BIN" tournament "${bots_args[@]}" --game "$preset" --format heads-up --deals $DEALS \
     --batch 10000 --luck-adjust --threads "$th" --seed "$r" --bootstrap 0 \
     --out "$work/t$th-$r" >/dev/null 2>&1
   t1=$(date +%s.%N)
@@ -81,7 +87,7 @@ queue() { # workers round preset → hands/s
     "$preset" "$refs" "$HANDS" >"$d/ladder.toml"
   local tok
   tok=$("$BIN" token worker create bench --data "$d" 2>/dev/null)
-  "$BIN" serve --data "$d" --listen 127.0.0.1:0 --queue "$NATS" --stream "$prefix" 2>"$d/log" &
+  $(on_cpu 0) "$BIN" serve --data "$d" --listen 127.0.0.1:0 --queue "$NATS" --stream "$prefix" 2>"$d/log" &
   local spid=$!
   pids+=("$spid")
   until grep -qs 'http://' "$d/log"; do sleep 0.1; done
@@ -89,7 +95,7 @@ queue() { # workers round preset → hands/s
   addr=$(grep -o 'http://[0-9.:]*' "$d/log" | head -1)
   local wp=()
   for i in $(seq 1 "$nw"); do
-    "$BIN" worker --queue "$NATS" --stream "$prefix" --server "$addr" --token "$tok" \
+    $(on_cpu 1) "$BIN" worker --queue "$NATS" --stream "$prefix" --server "$addr" --token "$tok" \
       --cache "$d/cache$i" --slots 1 --name "w$i" 2>/dev/null &
     wp+=($!)
     pids+=($!)
@@ -121,6 +127,10 @@ for r in $(seq 1 "$ROUNDS"); do
   preset=${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}
   read -r t1 tc1 <<<"$(tournament 1 "$r" "$preset")"
   read -r q1 qc1 sv1 <<<"$(queue 1 "$r" "$preset")"
+  if [ "$PIN" = 1 ]; then
+    echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg), server on CPU 0, the rest on CPU 1): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job)"
+    continue
+  fi
   read -r t2 tc2 <<<"$(tournament 2 "$r" "$preset")"
   read -r q2 qc2 sv2 <<<"$(queue 2 "$r" "$preset")"
   echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc2/$tc2:.3f}')"), server ${sv2} ms a job)"

@@ -161,6 +161,19 @@ fn hands_of(tables: &[TableSetup], hands: u64, f: &mut dyn FnMut(&Played, usize)
     }
 }
 
+/// The card event `e` (a seat's card or the community card) dealing `card` instead.
+fn with_card(e: &Event, card: Card) -> Event {
+    match *e {
+        Event::Deal { seat, up, .. } => Event::Deal {
+            seat,
+            card: Some(card),
+            up,
+        },
+        Event::Community { .. } => Event::Community { card },
+        _ => unreachable!("not a card event: {e:?}"),
+    }
+}
+
 #[test]
 fn the_cards_averaged_over_are_exactly_the_stub() {
     let (mut reshuffles, mut communities, mut checked) = (0, 0, 0);
@@ -204,15 +217,7 @@ fn every_correction_has_conditional_mean_zero() {
                 let mut scale = 0.0f64;
                 let mut prefix = events[..=index].to_vec();
                 for x in candidates.iter() {
-                    prefix[index] = match events[index] {
-                        Event::Deal { seat, up, .. } => Event::Deal {
-                            seat,
-                            card: Some(x),
-                            up,
-                        },
-                        Event::Community { .. } => Event::Community { card: x },
-                        _ => unreachable!(),
-                    };
+                    prefix[index] = with_card(&events[index], x);
                     let mut got = None;
                     adj.replay(seats, &prefix, |c| {
                         if c.index == index {
@@ -295,15 +300,7 @@ fn all_in_corrections_have_conditional_mean_zero() {
                             .nth(rng.next_u32() as usize % left.len() as usize);
                         let x = pick.unwrap();
                         left.remove(x);
-                        *e = match *e {
-                            Event::Deal { seat, up, .. } => Event::Deal {
-                                seat,
-                                card: Some(x),
-                                up,
-                            },
-                            Event::Community { .. } => Event::Community { card: x },
-                            _ => unreachable!(),
-                        };
+                        *e = with_card(e, x);
                     }
                     adj.seed_hand(t, rng.next_u64());
                     let mut got = None;
