@@ -331,6 +331,7 @@ impl AdaptiveBot {
             margin: base.margin,
             bluff: (base.bluff + 1.5 * (all_fold - prior_all)).clamp(0.0, 0.6),
             early: base.early,
+            overbets: true,
         };
         (knobs, reads)
     }

@@ -57,15 +57,3 @@ fn the_model_is_safe_against_a_bot_that_changes_style_and_against_sound_ones() {
         );
     }
 }
-
-/// A bot that bets `equity`'s raises at 2.5 times the pot (`x-big`), which `cfr`'s tree holds as
-/// pot-sized bets, is not paid off as if they were: `cfr` defends less against a bet larger than
-/// the one it read (without that it was −40.4 [−97.0, 16.1] over 200,000 hands).
-#[test]
-fn oversized_value_bets_are_not_paid_as_pot_sized_ones() {
-    for bot in ["cfr", "cfr-eq"] {
-        let (m, h) = result("27td-nl", [bot, "x-big"], 40_000);
-        eprintln!("27td-nl: {bot} against x-big {m:.1} ± {h:.1}");
-        assert!(m - h > 0.0, "{bot} against x-big: {m:.1} ± {h:.1}");
-    }
-}
