@@ -383,7 +383,8 @@ Examples:
 
 Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, cfr (also called best: the
 strongest built-in; cfr-eq: cfr without its opponent model), and the exploiters x-raise, x-raise1st,
-x-fold, x-early1, x-early2, x-early3, x-open1, x-open2, x-switch (see bots/README.md);
+x-fold, x-early1, x-early2, x-early3, x-open1, x-open2, x-switch, x-small, x-mid, x-big (see
+bots/README.md);
 exec:COMMAND ARGS for any program speaking protocol.md; or a bot.toml manifest (e.g.
 bots/python/simple/bot.toml).
 External bots (and their build steps) run in the jail unless --no-sandbox: namespaces of their own
