@@ -7,18 +7,10 @@
 #[path = "common/house.rs"]
 mod house;
 
-/// The first bot's luck-adjusted mbb/hand and the half-width of its 95% interval.
-fn result(game: &str, bots: [&'static str; 2], hands: u64) -> (f64, f64) {
-    let r = house::play(game, &bots, hands, 1, Some(true), 2);
-    let row = &r.rows[0];
-    let mean = row.adj_mbb_per_hand.expect("luck-adjusted");
-    (mean, (row.adj_ci95_high.unwrap() - mean).abs())
-}
-
 /// `cfr` against `opp` less `cfr-eq` against it, on the same deals.
 fn gain(game: &str, opp: &'static str) -> (f64, f64, f64) {
-    let (m, h) = result(game, ["cfr", opp], 40_000);
-    let (e, _) = result(game, ["cfr-eq", opp], 40_000);
+    let (m, h) = house::luck_adjusted(game, ["cfr", opp], 40_000);
+    let (e, _) = house::luck_adjusted(game, ["cfr-eq", opp], 40_000);
     eprintln!("{game} against {opp}: cfr {m:.1} ± {h:.1}, cfr-eq {e:.1}");
     (m - e, m, h)
 }

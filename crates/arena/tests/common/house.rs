@@ -48,3 +48,13 @@ pub fn play(
     let _ = std::fs::remove_dir_all(&out);
     r.expect("match")
 }
+
+/// The first bot's luck-adjusted mbb/hand and the half-width of its 95% interval, in a duplicate
+/// match of `bots` from seed 1 on two threads.
+#[allow(dead_code)] // Not every test file that includes this module compares results.
+pub fn luck_adjusted(game: &str, bots: [&'static str; 2], hands: u64) -> (f64, f64) {
+    let r = play(game, &bots, hands, 1, Some(true), 2);
+    let row = &r.rows[0];
+    let mean = row.adj_mbb_per_hand.expect("luck-adjusted");
+    (mean, (row.adj_ci95_high.expect("an interval") - mean).abs())
+}
