@@ -214,6 +214,51 @@ fn match_plays_the_python_example_against_a_builtin() {
     );
 }
 
+/// An output folder inside a bot's folder (so readable by the bot) is refused before anything is
+/// written: spelt directly, through a link or with `..`, it is left not made, so the same `--out`
+/// works once the bot is moved (it once kept the bot's log, and was then "not empty").
+#[test]
+fn an_output_folder_inside_the_bots_folder_is_refused_before_it_is_made() {
+    let dir = Tmp::new("out-inside");
+    let bot = dir.join("bot");
+    std::fs::create_dir_all(&bot).unwrap();
+    let src = root().join("bots/python/simple");
+    for f in ["bot.toml", "bot.py", "pitboss_bot.py"] {
+        std::fs::copy(src.join(f), bot.join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink(&bot, dir.join("link")).unwrap();
+    let play = |out: &Path| {
+        pitboss()
+            .args(["match", "--bot", "call", "--bot"])
+            .arg(bot.join("bot.toml"))
+            .args(["--hands", "10", "--threads", "1", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    for out in [
+        bot.join("out"),
+        dir.join("link/out"),
+        dir.join("bot/../bot/./out"),
+    ] {
+        let res = play(&out);
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert_eq!(res.status.code(), Some(2), "{}: {err}", out.display());
+        assert!(
+            err.contains("--bot / bots") && err.contains("which the bot may read"),
+            "{}: {err}",
+            out.display()
+        );
+        assert!(!bot.join("out").exists(), "{}: {err}", out.display());
+    }
+    let res = play(&dir.join("out"));
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+}
+
 #[test]
 fn bad_external_flags_name_the_flag() {
     let res = pitboss()

@@ -248,7 +248,8 @@ pub fn prepare(
         ..e.clone()
     };
     let read = reads(e, &program, inside, &outside);
-    let outc = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
+    // The output folder may not exist yet (it is made once every bot has passed).
+    let outc = pitboss_jail::resolve::real_or_planned(out);
     if sandbox {
         for r in &read {
             // A path inside the bot's folder is taken by its text: the jail resolves it beneath

@@ -685,6 +685,12 @@ enum Entry {
     External(Arc<Shared>),
 }
 
+/// A spec that passed every check, before anything of it is written to the output folder.
+enum Ready {
+    Builtin(String),
+    External(Box<(ExternalSpec, String, Arc<Mutex<BotLog>>, launch::Prepared)>),
+}
+
 /// Creates players for every kind of spec: built-in bots in-process, external bots as processes.
 pub struct ExternalFactory {
     entries: Vec<Entry>,
@@ -732,9 +738,13 @@ impl ExternalFactory {
                 source,
             })
         };
+        // First every spec is built and checked, writing nothing into the output folder: a spec
+        // refused there (an output folder the bot could read, say) must not leave a bot's log
+        // behind, which would make the same `--out` "not empty" when the user fixes the spec.
+        let mut ready = Vec::new();
         for (i, s) in specs.into_iter().enumerate() {
-            let e = match s {
-                BotSpec::Builtin(n) => Entry::Builtin(n),
+            match s {
+                BotSpec::Builtin(n) => ready.push(Ready::Builtin(n)),
                 BotSpec::External(e) => {
                     super::build::build(&e, &opts.build)?;
                     // The label names the bot's files: its name is of the set of
@@ -742,16 +752,9 @@ impl ExternalFactory {
                     // read); sanitized again here so that every bot gets its log whatever a
                     // caller put in `name`.
                     let label = format!("{}-{}", i + 1, pitboss_arena::name::sanitize(&e.name));
-                    let logs = opts.out.join("bots");
-                    mkdir(&logs)?;
-                    let transcripts = opts.transcript.then(|| opts.out.join("transcripts"));
-                    if let Some(t) = &transcripts {
-                        mkdir(t)?;
-                    }
-                    let log_path = logs.join(format!("{label}.log"));
-                    let log = Arc::new(Mutex::new(BotLog::new(Some(log_path.clone()), LOG_CAP)));
-                    let log_error = log.lock().ok().and_then(|l| l.error().map(String::from));
-                    let mut prep = launch::prepare(
+                    // No file yet: the log is opened below, once every spec has passed.
+                    let log = Arc::new(Mutex::new(BotLog::new(None, LOG_CAP)));
+                    let prep = launch::prepare(
                         &e,
                         &label,
                         opts.limits,
@@ -760,6 +763,26 @@ impl ExternalFactory {
                         &opts.out,
                         log.clone(),
                     )?;
+                    ready.push(Ready::External(Box::new((e, label, log, prep))));
+                }
+            }
+        }
+        for r in ready {
+            let e = match r {
+                Ready::Builtin(n) => Entry::Builtin(n),
+                Ready::External(b) => {
+                    let (e, label, log, mut prep) = *b;
+                    let logs = opts.out.join("bots");
+                    mkdir(&logs)?;
+                    let transcripts = opts.transcript.then(|| opts.out.join("transcripts"));
+                    if let Some(t) = &transcripts {
+                        mkdir(t)?;
+                    }
+                    let log_path = logs.join(format!("{label}.log"));
+                    if let Ok(mut l) = log.lock() {
+                        *l = BotLog::new(Some(log_path.clone()), LOG_CAP);
+                    }
+                    let log_error = log.lock().ok().and_then(|l| l.error().map(String::from));
                     if let Some(why) = log_error {
                         prep.warnings
                             .push(format!("no log file: {why} (its stderr is dropped)"));

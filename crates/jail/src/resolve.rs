@@ -35,7 +35,8 @@ static PROTECTED: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
 pub fn protect(dir: &Path) {
     let abs = absolute(dir);
     let mut v = PROTECTED.write().unwrap_or_else(|e| e.into_inner());
-    for p in [abs.canonicalize().ok(), Some(lexical(&abs))]
+    // Its real path even when it is not made yet (a link on the way to it is followed).
+    for p in [Some(real_or_planned(&abs)), Some(lexical(&abs))]
         .into_iter()
         .flatten()
     {
@@ -71,6 +72,22 @@ pub fn lexical(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// `p`'s real path when it exists; else that of its deepest existing ancestor joined with the rest
+/// (taken by its text). A folder about to be made (an output folder) is compared with real paths
+/// by this, before it exists: its relative or linked spelling must not hide where it will be.
+pub fn real_or_planned(p: &Path) -> PathBuf {
+    let abs = lexical(p);
+    for a in abs.ancestors() {
+        if let Ok(real) = a.canonicalize() {
+            return match abs.strip_prefix(a) {
+                Ok(rest) if !rest.as_os_str().is_empty() => real.join(rest),
+                _ => real,
+            };
+        }
+    }
+    abs
 }
 
 /// One path, resolved: its descriptor and the real path it is bound at in the view.

@@ -211,8 +211,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         super::outdir::shell_word(&cfg.out.join("config.toml"))
     );
     install_interrupt_handler(move || again.clone());
-    std::fs::create_dir_all(&cfg.out).with_context(|| format!("creating {}", cfg.out.display()))?;
+    // The bots are checked first: a spec refused (an output folder its bot could read) leaves
+    // no folder behind.
     let factory = factory(&cfg)?;
+    std::fs::create_dir_all(&cfg.out).with_context(|| format!("creating {}", cfg.out.display()))?;
     if factory.has_external() && cfg.salt.is_none() {
         // A secret deck key: no bot can derive a deck from the seed (it is kept in config.toml).
         cfg.salt = Some(pitboss_cards::Salt::random().context("drawing the deck salt")?);
