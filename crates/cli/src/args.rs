@@ -382,7 +382,8 @@ Examples:
   pitboss match match.toml --threads 2 --out results/my-run --history
 
 Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, cfr (also called best: the
-strongest built-in; cfr-eq: cfr without its opponent model), and the exploiters x-raise, x-raise1st,
+strongest built-in; it plays as adaptive in stud and at full tables; cfr-eq: cfr without its
+opponent model), and the exploiters x-raise, x-raise1st,
 x-fold, x-early1, x-early2, x-early3, x-open1, x-open2, x-switch, x-small, x-mid, x-big (see
 bots/README.md);
 exec:COMMAND ARGS for any program speaking protocol.md; or a bot.toml manifest (e.g.
@@ -492,6 +493,7 @@ from the left of the button) are named once, beside their seat, at the top of th
 
 Examples:
   pitboss phh show results/<run>/hands.phhs --hand 42          hand 42 of hands.csv, in full
+  pitboss phh show results/<run>/hands.phhs | less             every hand of the match, in order
   pitboss phh show results/<run>/hands.phhs.zst --compact | grep 'seat 2 raises'"#;
 
 const PHH_VERIFY_HELP: &str = r#"Every action must be legal for the referee and, where a hand gives
@@ -532,7 +534,8 @@ pub struct PhhVerifyArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct PhhShowArgs {
-    /// Show only hand N: the number in hands.csv's `hand` column and the file's `[N]` (from 1).
+    /// Show only hand N: the number in hands.csv's `hand` column and the file's `[N]` (from 1);
+    /// without it, every hand of the file in order.
     #[arg(long, value_name = "N", value_parser = positive_usize, allow_hyphen_values = true)]
     pub hand: Option<usize>,
 
