@@ -38,8 +38,8 @@ pub struct Knobs {
     /// The value line shrinks by this fraction per betting round to come: with draws ahead,
     /// equities bunch up near fair share, so a good draw is already a value hand.
     pub early: f64,
-    /// Whether a pot- or no-limit stud bet of more than the pot from fifth street on counts for
-    /// more respect than one bet (`adaptive`; see `overbet`).
+    /// Whether a big pot- or no-limit stud bet from fifth street on (more than 0.6 of the pot and
+    /// more than two big bets) counts for more respect than one bet (`adaptive`; see `overbet`).
     pub overbets: bool,
 }
 
@@ -76,6 +76,9 @@ pub struct Core {
     pub rng: ChaCha8Rng,
     pub stud: Option<bool>,
     pub big_bet: Option<bool>,
+    /// The game's big bet in chips (0 until `match_start`): a bet of two of them or less is a
+    /// minimum-sized bet in the later stud rounds, whose size says nothing (see `overbet`).
+    pub big_bet_chips: u64,
     pub ace_five_straight: bool,
     seed: u64,
     decisions: u64,
@@ -119,6 +122,7 @@ impl Core {
             rng: ChaCha8Rng::seed_from_u64(seed),
             stud: None,
             big_bet: None,
+            big_bet_chips: 0,
             ace_five_straight: false,
             seed,
             decisions: 0,
@@ -142,6 +146,7 @@ impl Core {
     pub fn match_start(&mut self, m: &MatchStart) {
         self.stud = Some(m.game.variant == "stud-hi-lo");
         self.big_bet = Some(m.game.structure != "fixed-limit");
+        self.big_bet_chips = m.game.big_bet;
     }
 
     pub fn hand_start(&mut self) {
@@ -482,7 +487,7 @@ impl Core {
         let scale = 2.0 * fair;
         let callers = f64::from(self.callers.min(3));
         let over = if knobs.overbets && stud && big {
-            overbet(legal, view)
+            overbet(legal, view, self.big_bet_chips)
         } else {
             1.0
         };
@@ -533,22 +538,30 @@ impl Core {
     }
 }
 
-/// How much more respect a stud bet deserves than one bet: its size in pots (at most 3) when it is
-/// at least 1.5 pots from fifth street on, else 1. Early streets' pots are antes and a bring-in,
-/// so a minimum bet there is already more than the pot; later, no built-in bot bets more than
-/// the pot, so only a bettor who does is read by this. Why: `x-big` (`equity`'s decisions with
-/// every bet and raise at 2.5 pots) beat `adaptive` in stud8-nl by 44.7 [−21.6, 111.0] mbb/hand
-/// when an overbet counted as one bet (40,000 hands, seed 1); its value bets were called as if
-/// they cost a pot. `adaptive`'s read of bluffers scales the respect down again against bots
-/// whose big bets are bluffs (`random` in stud8-nl: 3590.3 → 3563.5, same deals).
-fn overbet(legal: &pitboss_protocol::LegalActions, view: &pitboss_protocol::SeatView) -> f64 {
-    let owed = legal.call.unwrap_or(0) as f64;
-    let before = (view.pot as f64 - owed).max(1.0);
-    let x = owed / before;
-    if view.round < 2 || x < 1.5 {
+/// How much more respect a stud bet deserves than one bet, from fifth street on: 1 + 2 (x − 0.6)
+/// for a bet of x pots, from 1 at 0.6 of the pot to at most 3 (from 1.6 pots), when it is more
+/// than two big bets (a smaller one is near the minimum: its size was no choice); else 1. Early
+/// streets' pots are antes and a bring-in, so a minimum bet there is already more than the pot.
+/// Why: a sound player's bet grows with its hand, and the equity read of a bettor (its count of
+/// bets) does not see the size. `x-big` (`equity`'s decisions with every bet and raise at 2.5
+/// pots) beat `adaptive` in stud8-nl by 44.7 [−21.6, 111.0] mbb/hand when an overbet counted as
+/// one bet (40,000 hands, seed 1), its value bets called as if they cost a pot; respecting bets
+/// of 1.5 pots and more mended that, but a bot betting a pot for value still won (`x-big` in
+/// stud8-pl, one pot at most there: 18.7 [−33.8, 71.2]; bots/README "adaptive" has the
+/// figures of this rule). `adaptive`'s read of bluffers scales the respect down again against
+/// bots whose big bets are bluffs.
+fn overbet(
+    legal: &pitboss_protocol::LegalActions,
+    view: &pitboss_protocol::SeatView,
+    big_bet: u64,
+) -> f64 {
+    let owed = legal.call.unwrap_or(0);
+    let before = (view.pot.saturating_sub(owed) as f64).max(1.0);
+    let x = owed as f64 / before;
+    if view.round < 2 || owed <= 2 * big_bet {
         return 1.0;
     }
-    x.min(3.0)
+    (1.0 + 2.0 * (x - 0.6)).clamp(1.0, 3.0)
 }
 
 /// The stud range of a heads-up opponent that bet or raised `aggr` times this hand: holdings with
@@ -582,5 +595,41 @@ fn draw_range(aggr: u8, called_early: bool, drew: Option<u8>) -> Option<u8> {
         (0, d) => d,
         (a, None) => Some(4u8.saturating_sub(a).max(1)),
         (a, Some(d)) => Some(d.saturating_sub(a)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overbet;
+    use pitboss_protocol::{LegalActions, SeatView};
+
+    /// The respect factor of a bet of `owed` chips, the pot holding `pot` with it, in `round`,
+    /// big bet 400 (stud8's).
+    fn factor(round: u8, pot: u64, owed: u64) -> f64 {
+        let legal = LegalActions {
+            call: Some(owed),
+            ..LegalActions::default()
+        };
+        let view = SeatView {
+            round,
+            pot,
+            ..SeatView::default()
+        };
+        overbet(&legal, &view, 400)
+    }
+
+    #[test]
+    fn only_a_chosen_big_bet_late_counts_for_more() {
+        // A pot-sized bet of 2000 into 2000 from fifth street on: 1 + 2 × 0.4.
+        assert!((factor(2, 4000, 2000) - 1.8).abs() < 1e-9);
+        // 0.6 of the pot or less: one bet; 1.6 pots or more: three.
+        assert_eq!(factor(3, 3200, 1200), 1.0);
+        assert_eq!(factor(4, 10_400, 6400), 3.0);
+        assert_eq!(factor(4, 14_000, 10_000), 3.0);
+        // The same pot-sized bet on third or fourth street, or a bet of two big bets (the
+        // minimum or near it) into a small pot, is one bet.
+        assert_eq!(factor(1, 4000, 2000), 1.0);
+        assert_eq!(factor(2, 1200, 800), 1.0);
+        assert!(factor(2, 1202, 801) > 2.0);
     }
 }
