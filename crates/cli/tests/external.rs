@@ -215,8 +215,9 @@ fn match_plays_the_python_example_against_a_builtin() {
 }
 
 /// An output folder inside a bot's folder (so readable by the bot) is refused before anything is
-/// written: spelt directly, through a link or with `..`, it is left not made, so the same `--out`
-/// works once the bot is moved (it once kept the bot's log, and was then "not empty").
+/// written, by `match` and `tournament`: spelt directly, through a link or with `..`, it is left
+/// not made, so the same `--out` works once the bot is moved (a match once kept the bot's log
+/// there, and was then "not empty"; a tournament its plan).
 #[test]
 fn an_output_folder_inside_the_bots_folder_is_refused_before_it_is_made() {
     let dir = Tmp::new("out-inside");
@@ -257,6 +258,21 @@ fn an_output_folder_inside_the_bots_folder_is_refused_before_it_is_made() {
         "{}",
         String::from_utf8_lossy(&res.stderr)
     );
+    // A tournament refuses it before its plan (which holds the deck salt) is written.
+    let res = pitboss()
+        .args(["tournament", "--game", "stud8-fl", "--bot", "call", "--bot"])
+        .arg(dir.join("link"))
+        .args(["--deals", "10", "--out"])
+        .arg(bot.join("t"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--out") && err.contains("which it may read"),
+        "{err}"
+    );
+    assert!(!bot.join("t").exists(), "{err}");
 }
 
 #[test]
