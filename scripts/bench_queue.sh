@@ -7,10 +7,11 @@
 #   scripts/bench_queue.sh [ROUNDS] [HANDS_PER_MATCH] [BOTS...]
 #       default: 6 rounds, 20000 hands (the ladder's default), lowball hilo
 #
-# Round r plays preset r of the six, heads-up, luck-adjusted; per round: tournament 1 thread,
-# 1 worker (1 slot), tournament 2 threads, 2 workers (1 slot each). The server runs on the same
-# two cores: its work per match job (publishing, ingesting, the audit's replay of a sample of
-# hands, the database's commits, the history file) is part of the queue's overhead, as are the
+# Round r plays preset r of the six (PRESET=NAME: that one in every round), heads-up,
+# luck-adjusted; per round: tournament 1 thread, 1 worker (1 slot), tournament 2 threads,
+# 2 workers (1 slot each). The server runs on the same two cores: its work per match job
+# (publishing, ingesting, the audit's replay of a sample of hands, the database's commits, the
+# history file) is part of the queue's overhead, as are the
 # worker's action tape (recorded for the audit) and the round trip between two jobs.
 # Besides hands per second of wall time, each round prints hands per CPU-second of the workers
 # against those of the tournament (the queue's own cost per hand, whatever else the machine runs)
@@ -28,8 +29,11 @@ shift 2 || shift $# || true
 BOTS=("${@:-}")
 [ -z "${BOTS[0]}" ] && BOTS=(lowball hilo)
 NATS=${NATS:-nats://127.0.0.1:4222}
-cargo build --release -q -p pitboss-cli
-BIN=target/release/pitboss
+# BIN=PATH: another build (an older one, to measure a change before and after in one run).
+if [ -z "${BIN:-}" ]; then
+  cargo build --release -q -p pitboss-cli
+  BIN=target/release/pitboss
+fi
 PRESETS=(27td-fl 27td-pl 27td-nl stud8-fl stud8-pl stud8-nl)
 DEALS=300000
 WINDOW=${WINDOW:-12}
@@ -124,7 +128,7 @@ npairs=$(( ${#BOTS[@]} * (${#BOTS[@]} - 1) / 2 ))
 
 echo "bots: ${BOTS[*]}; $HANDS-hand match jobs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
-  preset=${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}
+  preset=${PRESET:-${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}}
   read -r t1 tc1 <<<"$(tournament 1 "$r" "$preset")"
   read -r q1 qc1 sv1 <<<"$(queue 1 "$r" "$preset")"
   if [ "$PIN" = 1 ]; then

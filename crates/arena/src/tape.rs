@@ -40,22 +40,6 @@ pub enum TapeError {
     Zstd(String),
 }
 
-/// The decision behind an event, if it is one (what [`pitboss_rules::Hand::apply`] was given).
-#[inline(always)]
-fn action_of(e: &Event) -> Option<Action> {
-    Some(match *e {
-        Event::Fold { .. } => Action::Fold,
-        Event::Check { .. } => Action::Check,
-        Event::Call { .. } => Action::Call,
-        Event::BringIn { .. } => Action::BringIn,
-        Event::Raise { to, .. } => Action::Raise { to },
-        Event::Discard { cards, .. } => Action::Discard {
-            cards: cards.unwrap_or_default(),
-        },
-        _ => return None,
-    })
-}
-
 #[inline(always)]
 fn put_u(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
@@ -89,33 +73,95 @@ fn put_action(out: &mut Vec<u8>, a: &Action) {
     }
 }
 
+/// A cursor over bytes already made room for: what [`encode_hand`] writes through, so that
+/// no byte of a hand costs a capacity check (the tape is a few percent of a worker's play, and
+/// this pass was most of it).
+struct Cursor<'a> {
+    b: &'a mut [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    #[inline(always)]
+    fn byte(&mut self, v: u8) {
+        self.b[self.at] = v;
+        self.at += 1;
+    }
+
+    #[inline(always)]
+    fn u(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.byte((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8);
+    }
+
+    #[inline(always)]
+    fn i(&mut self, v: i64) {
+        self.u(((v << 1) ^ (v >> 63)) as u64);
+    }
+}
+
+/// The most bytes one event's action takes: a raise's tag and a 10-byte total; a discard's tag,
+/// count and at most five cards (the rules engine lets a draw hand of five discard at most five).
+const MOST_PER_ACTION: usize = 11;
+
 /// Appends one finished hand to a tape's body: its `events` (the actions are taken from them),
 /// every seat's `net` in seat order and, when the match adjusts for luck, every seat's adjusted
-/// result.
+/// result. Writes exactly what [`Tape::encode`] writes for the same hand.
 pub fn encode_hand(out: &mut Vec<u8>, events: &[Event], net: &[(Seat, i64)], adj: Option<&[i64]>) {
+    let adj = adj.unwrap_or_default();
+    // Room for the worst case (ten bytes a number), written through a cursor, cut to what was
+    // written at the end.
+    let start = out.len();
+    let room = (net.len() + adj.len() + 1) * 10 + events.len() * MOST_PER_ACTION;
+    out.resize(start + room, 0);
+    let mut c = Cursor {
+        b: &mut out[start..],
+        at: 0,
+    };
     for &(_, v) in net {
-        put_i(out, v);
+        c.i(v);
     }
-    for &v in adj.unwrap_or_default() {
-        put_i(out, v);
+    for &v in adj {
+        c.i(v);
     }
-    // One pass over the events: the count's byte is kept and filled in after the actions (a
-    // count of 128 or more, which no real hand reaches, takes its further bytes by insertion).
-    // The most a hand's actions take: a raise is 11 bytes, a discard 7.
-    out.reserve(events.len() * 11);
-    let at = out.len();
-    out.push(0);
+    // The count's byte is kept and filled in after the actions (a count of 128 or more, which
+    // no real hand reaches, takes its further bytes by insertion).
+    let at = c.at;
+    c.byte(0);
     let mut count = 0u64;
-    for a in events.iter().filter_map(action_of) {
-        put_action(out, &a);
+    for e in events {
+        match *e {
+            Event::Fold { .. } => c.byte(0),
+            Event::Check { .. } => c.byte(1),
+            Event::Call { .. } => c.byte(2),
+            Event::BringIn { .. } => c.byte(3),
+            Event::Raise { to, .. } => {
+                c.byte(4);
+                c.u(to);
+            }
+            Event::Discard { cards, .. } => {
+                let cards = cards.unwrap_or_default();
+                c.byte(5);
+                c.byte(cards.len() as u8);
+                for card in cards.iter() {
+                    c.byte(card.index());
+                }
+            }
+            _ => continue,
+        }
         count += 1;
     }
+    let written = c.at;
+    out.truncate(start + written);
     if count < 0x80 {
-        out[at] = count as u8;
+        out[start + at] = count as u8;
     } else {
         let mut v = Vec::with_capacity(10);
         put_u(&mut v, count);
-        out.splice(at..=at, v);
+        out.splice(start + at..=start + at, v);
     }
 }
 
@@ -159,6 +205,23 @@ pub fn decompress(z: &[u8], limit: u64) -> Result<Vec<u8>, TapeError> {
         return Err(TapeError::TooLarge(limit));
     }
     Ok(out)
+}
+
+/// A tape as a worker sends it, raw (it starts with [`MAGIC`]) or zstd-compressed, of at most
+/// `limit` bytes decompressed. A worker sends it raw when it fits in the result's message as it
+/// is, which spares the compression (1–2% of a fast match's play) for a few more bytes on the
+/// wire.
+///
+/// # Errors
+/// [`TapeError::TooLarge`], or what [`decompress`] refuses.
+pub fn open(bytes: &[u8], limit: u64) -> Result<std::borrow::Cow<'_, [u8]>, TapeError> {
+    if bytes.starts_with(MAGIC) {
+        if bytes.len() as u64 > limit {
+            return Err(TapeError::TooLarge(limit));
+        }
+        return Ok(std::borrow::Cow::Borrowed(bytes));
+    }
+    decompress(bytes, limit).map(std::borrow::Cow::Owned)
 }
 
 /// One hand of a tape.
@@ -453,6 +516,12 @@ mod tests {
         assert_eq!(Tape::parse(&raw), Ok(t.clone()));
         let z = compress(&raw);
         assert_eq!(decompress(&z, raw.len() as u64).unwrap(), raw);
+        // Raw or compressed, a tape opens the same; over the limit either way, refused.
+        assert_eq!(open(&z, raw.len() as u64).unwrap().as_ref(), &raw[..]);
+        assert_eq!(open(&raw, raw.len() as u64).unwrap().as_ref(), &raw[..]);
+        let short = raw.len() as u64 - 1;
+        assert_eq!(open(&raw, short), Err(TapeError::TooLarge(short)));
+        assert_eq!(open(&z, short), Err(TapeError::TooLarge(short)));
     }
 
     /// A hand of more than 127 actions (its count takes two bytes) encodes from events as

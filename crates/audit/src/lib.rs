@@ -136,20 +136,21 @@ pub struct Report {
     pub sampled: Vec<u64>,
 }
 
-/// Audits a result: `tape_zst` is the zstd-compressed tape, `claimed` the statistics per bot (in
-/// the match's bot order). The sample is drawn now from the operating system's randomness.
+/// Audits a result: `sent` is the action tape as the worker sent it (raw or zstd-compressed:
+/// [`tape::open`]), `claimed` the statistics per bot (in the match's bot order). The sample is
+/// drawn now from the operating system's randomness.
 ///
 /// # Errors
 /// The first [`Refusal`] found.
 pub fn audit(
     setup: &Setup,
-    tape_zst: &[u8],
+    sent: &[u8],
     claimed: &[BotStats],
     sampling: Sampling,
 ) -> Result<Report, Refusal> {
     let size = sampling.size(setup.hands);
     let hands = sample(setup.hands, size, server_seed());
-    audit_hands(setup, tape_zst, claimed, &hands)
+    audit_hands(setup, sent, claimed, &hands)
 }
 
 /// [`audit`] replaying exactly `hands` (0-based).
@@ -158,11 +159,11 @@ pub fn audit(
 /// The first [`Refusal`] found.
 pub fn audit_hands(
     setup: &Setup,
-    tape_zst: &[u8],
+    sent: &[u8],
     claimed: &[BotStats],
     hands: &[u64],
 ) -> Result<Report, Refusal> {
-    let raw = tape::decompress(tape_zst, setup.tape_limit())?;
+    let raw = tape::open(sent, setup.tape_limit())?;
     let head = tape::read_header(&raw)?;
     check_shape(setup, &head, claimed)?;
     // One pass: conservation and the sums of every hand, and a copy of the sampled hands only

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{config, play};
-use pitboss_arena::tape::{self, Tape};
+use pitboss_arena::tape::{self, Tape, TapeError};
 use pitboss_arena::BotStats;
 use pitboss_audit::{audit, audit_hands, totals, Refusal, Sampling, Setup};
 use pitboss_rules::Action;
@@ -60,6 +60,10 @@ fn genuine_results_pass_in_every_game_with_every_hand_replayed() {
         audit(&service, &z, &stats, Sampling::default()).unwrap();
         // The tape is small: a few bytes a hand, compressed.
         assert!(z.len() < 600 * 40, "{preset}: {} bytes", z.len());
+        // Sent raw (job format 3), the same tape passes the same way.
+        let raw = tape::decompress(&z, 1 << 30).unwrap();
+        let r = audit_hands(&setup, &raw, &stats, &all(600)).unwrap();
+        assert_eq!(r.sampled.len(), 600);
     }
 }
 
@@ -114,6 +118,10 @@ fn a_changed_hand_net_is_refused_when_sampled() {
     assert!(e.to_string().starts_with("hand 101, seat 1: "), "{e}");
     // Not sampled, it passes: the sample is what catches a forged hand.
     audit_hands(&setup, &fz, &fstats, &[7, 99, 101, 300]).unwrap();
+    // The same forgery sent raw: refused the same way.
+    let raw = tape::decompress(&fz, 1 << 30).unwrap();
+    let e = audit_hands(&setup, &raw, &fstats, &[7, 100, 300]).unwrap_err();
+    assert!(matches!(e, Refusal::Chips { hand: 101, .. }), "{e}");
     // The forged net with the genuine totals: refused by the totals whatever is sampled.
     let e = audit_hands(&setup, &fz, &stats, &[]).unwrap_err();
     assert!(matches!(e, Refusal::Totals { .. }), "{e}");
@@ -248,6 +256,13 @@ fn truncated_tapes_and_missing_hands_are_refused() {
     let cut = tape::compress(&raw[..raw.len() - 3]);
     let e = audit(&setup, &cut, &stats, Sampling::default()).unwrap_err();
     assert!(matches!(e, Refusal::Tape(_)), "{e}");
+    // Or sent raw, cut short; and a raw tape larger than any honest one of the match.
+    let e = audit(&setup, &raw[..raw.len() - 3], &stats, Sampling::default()).unwrap_err();
+    assert!(matches!(e, Refusal::Tape(_)), "{e}");
+    let mut huge = raw.clone();
+    huge.resize(setup.tape_limit() as usize + 1, 0);
+    let e = audit(&setup, &huge, &stats, Sampling::default()).unwrap_err();
+    assert!(matches!(e, Refusal::Tape(TapeError::TooLarge(_))), "{e}");
     // Whole hands missing, totals made consistent: the hand count gives it away.
     let (fz, fstats) = forge(&setup, &z, &stats, |t| t.hands.truncate(190));
     let e = audit(&setup, &fz, &fstats, Sampling::default()).unwrap_err();

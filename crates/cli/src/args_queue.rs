@@ -54,6 +54,11 @@ pub struct WorkerArgs {
     /// Run uploaded bots without the jail (only for bots you wrote yourself).
     #[arg(long)]
     pub no_sandbox: bool,
+    /// Always send a match's action tape zstd-compressed: ~40% fewer bytes through NATS for
+    /// 1–2% more of this worker's CPU (without it, a tape that fits in the result's message
+    /// travels raw).
+    #[arg(long)]
+    pub compress_tape: bool,
     /// Claim another engine version (tests of a worker on an old binary).
     #[arg(long, hide = true)]
     pub engine_version: Option<String>,

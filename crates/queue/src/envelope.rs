@@ -7,8 +7,8 @@ use pitboss_worker::{Job, JobResult};
 use serde::{Deserialize, Serialize};
 
 /// The layout of [`JobEnvelope`] and [`ResultEnvelope`]; bumped on any change to them
-/// (2: [`ResultBody::Started`]).
-pub const JOB_FORMAT: u32 = 2;
+/// (2: [`ResultBody::Started`]; 3: a played match's tape may travel raw, not compressed).
+pub const JOB_FORMAT: u32 = 3;
 
 /// Bumped whenever the rules, the referee or the statistics change what a match's result is:
 /// a worker on another engine would compute a different result from the same seed.

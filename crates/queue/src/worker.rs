@@ -51,6 +51,8 @@ pub struct WorkerConfig {
     /// takes in one message, less the envelope's room (tests send everything through the store
     /// with `Some(0)`).
     pub inline_max: Option<usize>,
+    /// Send a match's tape compressed even when it fits raw (fewer bytes, more CPU).
+    pub compress_tape: bool,
 }
 
 impl WorkerConfig {
@@ -66,6 +68,7 @@ impl WorkerConfig {
             format: JOB_FORMAT,
             engine: engine_version(),
             inline_max: None,
+            compress_tape: false,
         }
     }
 }
@@ -162,7 +165,7 @@ const ENVELOPE_ROOM: usize = 64 << 10;
 /// The largest result body sent in the result's own message: what the NATS server takes in one
 /// message (1 MiB by default) less the envelope's room. A larger body (a long match's action
 /// tape) goes through the object store, which costs both ends a round trip per 128 KiB chunk —
-/// a 20,000-hand ladder match's result (some 350 KB) travels inline.
+/// a 20,000-hand ladder match's result (some 630 KB with its tape raw) travels inline.
 fn inline_max(client: &async_nats::Client) -> usize {
     client
         .server_info()
@@ -170,35 +173,63 @@ fn inline_max(client: &async_nats::Client) -> usize {
         .saturating_sub(ENVELOPE_ROOM)
 }
 
+/// The outcome in a played match's result.
+fn played(body: &mut ResultBody) -> Option<&mut pitboss_worker::Outcome> {
+    match body {
+        ResultBody::Done {
+            result: JobResult::Played { outcome, .. },
+            ..
+        } => Some(outcome),
+        _ => None,
+    }
+}
+
 async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: ResultBody) {
     let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
-    // Off the runtime's threads: serializing compresses the match's tape (a few milliseconds).
-    let (inline, body) = tokio::task::spawn_blocking(move || {
-        (
-            serde_json::to_vec(&body).expect("a result serializes"),
-            body,
-        )
-    })
-    .await
-    .expect("serializing a result does not panic");
     let most = ctx
         .cfg
         .inline_max
         .unwrap_or_else(|| inline_max(&ctx.client));
-    let body = if inline.len() > most {
-        nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &inline).await;
-        ResultBody::Stored { object: id.clone() }
-    } else {
-        body
-    };
-    let r = ResultEnvelope {
+    let envelope = |body| ResultEnvelope {
         format: ctx.cfg.format,
         engine: ctx.cfg.engine.clone(),
         worker: ctx.cfg.name.clone(),
         job: header.clone(),
         body,
     };
-    let bytes = serde_json::to_vec(&r).expect("a result serializes");
+    let r = envelope(body);
+    let compress = ctx.cfg.compress_tape;
+    // Off the runtime's threads: the tape is encoded (raw if the message then fits, else
+    // compressed: a few milliseconds for a 20,000-hand match) and the result serialized, each
+    // once — the envelope is the message as it is.
+    let (bytes, r) = tokio::task::spawn_blocking(move || {
+        let mut r = r;
+        if let Some(tape) = played(&mut r.body).map(|o| std::mem::take(&mut o.tape)) {
+            // The room the tape has: the message's limit less the rest of the result (small:
+            // statistics and at most the history's bytes), serialized without it.
+            let rest = serde_json::to_vec(&r).expect("a result serializes").len();
+            let o = played(&mut r.body).expect("a played match's result");
+            o.tape = tape;
+            let room = if compress {
+                0
+            } else {
+                most.saturating_sub(rest + 64)
+            };
+            o.tape.seal(room);
+        }
+        (serde_json::to_vec(&r).expect("a result serializes"), r)
+    })
+    .await
+    .expect("serializing a result does not panic");
+    let bytes = if bytes.len() > most {
+        // The body, its tape already compressed, goes to the object store; the message names it.
+        let body = serde_json::to_vec(&r.body).expect("a result serializes");
+        nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &body).await;
+        serde_json::to_vec(&envelope(ResultBody::Stored { object: id.clone() }))
+            .expect("a result serializes")
+    } else {
+        bytes
+    };
     nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
 }
 

@@ -1,4 +1,4 @@
-//! A result travels in its own message when NATS takes it (a ladder match's, some 350 KB with
+//! A result travels in its own message when NATS takes it (a ladder match's, some 630 KB with
 //! its action tape) and through the object store when it is larger: both roads bring the same
 //! result, with its tape, and the stored copy is removed once the result is taken. On the
 //! machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at the end), a
@@ -20,13 +20,15 @@ mod common;
 use common::{builtin, Streams, NATS};
 
 /// Plays match `id` on a worker of its own that sends bodies above `inline_max` bytes through
-/// the object store; the result as the server's ingestion hands it on.
+/// the object store (and with `compress`, every tape compressed); the result as the server's
+/// ingestion hands it on.
 async fn play(
     nats: &NatsWorkers,
     q: &QueueSettings,
     store: &Store,
     dir: &std::path::Path,
     inline_max: Option<usize>,
+    compress: bool,
     id: i64,
 ) -> Outcome {
     let m = store.claim_match(nats.claimant()).await.unwrap().unwrap();
@@ -54,6 +56,7 @@ async fn play(
     wc.name = format!("w{id}");
     wc.sandbox = false;
     wc.inline_max = inline_max;
+    wc.compress_tape = compress;
     let worker = tokio::spawn(pitboss_queue::worker::run(wc));
     let r = tokio::time::timeout(Duration::from_secs(120), results.recv())
         .await
@@ -96,9 +99,9 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
         store.ensure_reference("lowball").await.unwrap(),
         store.ensure_reference("hilo").await.unwrap(),
     );
-    // The same match twice (same seed, same bots): 20,000 hands, as the ladder plays.
+    // The same match three times (same seed, same bots): 20,000 hands, as the ladder plays.
     let mut ids = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..3 {
         ids.push(
             store
                 .create_match(&NewMatch {
@@ -127,28 +130,46 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
         }
         names
     });
-    let stored = play(&nats, &q, &store, dir.path(), Some(0), ids[0]).await;
-    let inline = play(&nats, &q, &store, dir.path(), None, ids[1]).await;
+    let stored = play(&nats, &q, &store, dir.path(), Some(0), false, ids[0]).await;
+    let inline = play(&nats, &q, &store, dir.path(), None, false, ids[1]).await;
+    let packed = play(&nats, &q, &store, dir.path(), None, true, ids[2]).await;
 
-    for o in [&stored, &inline] {
-        let raw = pitboss_arena::tape::decompress(&o.tape_zst().unwrap(), 1 << 30).unwrap();
+    for o in [&stored, &inline, &packed] {
+        let raw = pitboss_arena::tape::open(&o.tape_bytes().unwrap(), 1 << 30)
+            .unwrap()
+            .into_owned();
         let head = pitboss_arena::tape::read_header(&raw).unwrap();
         assert_eq!((head.seats, head.hands), (2, 20_000));
     }
-    assert_eq!(stored.tape_zst().unwrap(), inline.tape_zst().unwrap());
+    // Through the object store the tape went compressed; inline, it fitted raw (job format 3).
+    let (via_store, via_message) = (stored.tape_bytes().unwrap(), inline.tape_bytes().unwrap());
+    assert!(!via_store.starts_with(pitboss_arena::tape::MAGIC));
+    assert!(via_message.starts_with(pitboss_arena::tape::MAGIC));
+    // `pitboss worker --compress-tape`: compressed in the message too.
+    let packed_tape = packed.tape_bytes().unwrap();
+    assert!(!packed_tape.starts_with(pitboss_arena::tape::MAGIC));
+    assert_eq!(
+        pitboss_arena::tape::open(&packed_tape, 1 << 30).unwrap(),
+        pitboss_arena::tape::open(&via_message, 1 << 30).unwrap()
+    );
+    assert_eq!(
+        pitboss_arena::tape::open(&via_store, 1 << 30).unwrap(),
+        pitboss_arena::tape::open(&via_message, 1 << 30).unwrap()
+    );
     let same = |o: &Outcome| {
         let mut s = o.stored.clone();
         s.elapsed_ms = 0;
         s
     };
     assert_eq!(same(&stored), same(&inline));
+    assert_eq!(same(&packed), same(&inline));
     let (w0, w1) = (format!("w{}", ids[0]), format!("w{}", ids[1]));
     assert_eq!(
         (stored.worker.as_str(), inline.worker.as_str()),
         (&*w0, &*w1)
     );
 
-    // The first result went through the object store, the second did not.
+    // The first result went through the object store, the others did not.
     let seen = seen.await.unwrap();
     let (one, two) = (
         format!("play-{}-{w0}-1", ids[0]),
@@ -156,6 +177,8 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
     );
     assert!(seen.contains(&one), "{one} not stored: {seen:?}");
     assert!(!seen.contains(&two), "{two} stored: {seen:?}");
+    let three = format!("play-{}-w{}-1", ids[2], ids[2]);
+    assert!(!seen.contains(&three), "{three} stored: {seen:?}");
 
     // The stored body is removed once its result is acknowledged (soon after it is handed on).
     let mut left = Vec::new();

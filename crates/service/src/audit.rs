@@ -30,7 +30,7 @@ pub fn check(secret: &str, luck: bool, m: &Match, o: &Outcome) -> Result<Vec<u64
     if o.tape.is_empty() {
         return Err("no action tape: a result from a worker must carry one".into());
     }
-    let tape = o.tape_zst()?;
+    let tape = o.tape_bytes()?;
     let stat = |s: &str, who: &str| {
         serde_json::from_str::<BotStats>(s).map_err(|e| format!("{who}'s statistics: {e}"))
     };

@@ -83,7 +83,7 @@ pub enum JobResult {
 pub struct Outcome {
     #[serde(flatten)]
     pub stored: pitboss_store::Outcome,
-    /// The match's action tape (`pitboss_arena::tape`), zstd-compressed, in base64 on the wire:
+    /// The match's action tape (`pitboss_arena::tape`), in base64 on the wire (raw or compressed):
     /// what the server audits a result from another machine with. Empty when not recorded.
     #[serde(default, skip_serializing_if = "TapeField::is_empty")]
     pub tape: TapeField,
@@ -94,18 +94,19 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The compressed tape.
+    /// The tape's bytes as sent: raw or zstd-compressed (`pitboss_arena::tape::open` reads
+    /// either).
     ///
     /// # Errors
     /// When the field is not base64.
-    pub fn tape_zst(&self) -> Result<Vec<u8>, String> {
-        self.tape.zst()
+    pub fn tape_bytes(&self) -> Result<Vec<u8>, String> {
+        self.tape.bytes()
     }
 
-    /// Sets the tape from its compressed bytes.
-    pub fn set_tape_zst(&mut self, zst: &[u8]) {
+    /// Sets the tape from the bytes a worker sends (raw or compressed).
+    pub fn set_tape_bytes(&mut self, bytes: &[u8]) {
         use base64::Engine;
-        self.tape = TapeField::Encoded(base64::engine::general_purpose::STANDARD.encode(zst));
+        self.tape = TapeField::Encoded(base64::engine::general_purpose::STANDARD.encode(bytes));
     }
 }
 
@@ -211,7 +212,7 @@ mod tests {
             panic!("{r:?}")
         };
         assert_eq!(*id, 3);
-        assert_eq!(outcome.tape_zst().unwrap(), vec![0x28, 0xb5, 0x2f]);
+        assert_eq!(outcome.tape_bytes().unwrap(), vec![0x28, 0xb5, 0x2f]);
         assert_eq!(serde_json::to_string(&r).unwrap(), WIRE);
         // A result of the server's own threads: no tape, no worker, and neither key.
         let mut local: JobResult = serde_json::from_str(WIRE).unwrap();

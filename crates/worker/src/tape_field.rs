@@ -1,9 +1,12 @@
 //! The action tape as an [`crate::Outcome`] carries it.
 //!
-//! On the wire it is the zstd-compressed tape in base64 (job format 1). A worker leaves it raw
-//! when the match ends and it is compressed only when the result is serialized — by then the
-//! worker's slot has taken its next match, so compressing (a few milliseconds for a 20,000-hand
-//! match) is no longer between one match and the next.
+//! On the wire it is the tape in base64, raw when it fits in the result's message as it is,
+//! zstd-compressed when not (job format 3; 1 and 2 always compressed; the server tells them
+//! apart by the raw tape's magic: `pitboss_arena::tape::open`). A worker leaves it raw when the
+//! match ends and encodes it once, when the result is sent ([`TapeField::seal`]) — by then the
+//! worker's slot has taken its next match. Why raw: compressing a 20,000-hand tape at zstd's
+//! fastest useful level took 1.5% of the match's play with the fastest in-process bots, and a
+//! worker's CPU is the queue's cost; the message grows from ~380 KB to ~630 KB.
 
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -13,9 +16,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub enum TapeField {
     #[default]
     Empty,
-    /// The decompressed tape (`pitboss_arena::tape`), compressed when serialized.
+    /// The decompressed tape (`pitboss_arena::tape`), until sent ([`TapeField::seal`]).
     Raw(Vec<u8>),
-    /// The compressed tape in base64, as received (checked only when read).
+    /// The tape in base64 (raw or compressed), as sent or received (checked only when read).
     Encoded(String),
 }
 
@@ -32,11 +35,26 @@ impl TapeField {
         *self = TapeField::Empty;
     }
 
-    /// The compressed tape (compressed now if raw).
+    /// Encodes a raw tape now, raw if its base64 takes at most `raw_up_to` bytes and compressed
+    /// if not, so that serializing it again (the result's message, then, if it is too large
+    /// for one, its body alone) does not encode it again.
+    pub fn seal(&mut self, raw_up_to: usize) {
+        if let TapeField::Raw(raw) = self {
+            let b64 = base64::engine::general_purpose::STANDARD;
+            *self = TapeField::Encoded(if raw.len().div_ceil(3) * 4 <= raw_up_to {
+                b64.encode(&raw)
+            } else {
+                b64.encode(pitboss_arena::tape::compress(raw))
+            });
+        }
+    }
+
+    /// The tape's bytes as the wire carries them (`pitboss_arena::tape::open` reads them):
+    /// compressed now if raw and not sealed.
     ///
     /// # Errors
     /// When the field is not base64.
-    pub fn zst(&self) -> Result<Vec<u8>, String> {
+    pub fn bytes(&self) -> Result<Vec<u8>, String> {
         match self {
             TapeField::Empty => Ok(Vec::new()),
             TapeField::Raw(raw) => Ok(pitboss_arena::tape::compress(raw)),
@@ -46,7 +64,7 @@ impl TapeField {
         }
     }
 
-    /// What the wire carries.
+    /// What the wire carries (a raw tape not sealed: compressed).
     pub fn encoded(&self) -> String {
         match self {
             TapeField::Empty => String::new(),
@@ -100,10 +118,45 @@ mod tests {
         let text = serde_json::to_string(&f).unwrap();
         let back: TapeField = serde_json::from_str(&text).unwrap();
         assert!(matches!(back, TapeField::Encoded(_)));
-        let z = back.zst().unwrap();
+        let z = back.bytes().unwrap();
         assert_eq!(pitboss_arena::tape::decompress(&z, 1 << 20).unwrap(), raw);
-        assert_eq!(f.zst().unwrap(), z);
+        assert_eq!(f.bytes().unwrap(), z);
         assert!(TapeField::from("").is_empty() && !f.is_empty());
         assert_eq!(serde_json::to_string(&TapeField::Empty).unwrap(), "\"\"");
+    }
+
+    /// Sealed, a tape goes raw if its base64 fits the room given, compressed if not; either
+    /// opens to the same tape, and a sealed field serializes as it is (not encoded again).
+    #[test]
+    fn a_sealed_tape_is_raw_when_it_fits_and_compressed_when_not() {
+        let mut body = Vec::new();
+        for _ in 0..100 {
+            pitboss_arena::tape::encode_hand(
+                &mut body,
+                &[],
+                &[
+                    (pitboss_rules::Seat(0), -100),
+                    (pitboss_rules::Seat(1), 100),
+                ],
+                None,
+            );
+        }
+        let raw = pitboss_arena::tape::finish(2, false, 100, &body);
+        let fits = raw.len().div_ceil(3) * 4;
+        for (room, is_raw) in [(fits, true), (fits - 1, false)] {
+            let mut f = TapeField::Raw(raw.clone());
+            f.seal(room);
+            let wire = f.bytes().unwrap();
+            assert_eq!(
+                wire.starts_with(pitboss_arena::tape::MAGIC),
+                is_raw,
+                "room {room}"
+            );
+            let opened = pitboss_arena::tape::open(&wire, 1 << 20).unwrap();
+            assert_eq!(opened.as_ref(), &raw[..]);
+            let text = serde_json::to_string(&f).unwrap();
+            let back: TapeField = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, f);
+        }
     }
 }

@@ -35,6 +35,7 @@ pub fn run(a: WorkerArgs) -> anyhow::Result<()> {
         cfg.name = format!("{}-{}", host.trim(), std::process::id());
     }
     cfg.sandbox = !a.no_sandbox;
+    cfg.compress_tape = a.compress_tape;
     if let Some(e) = a.engine_version {
         cfg.engine = e;
     }

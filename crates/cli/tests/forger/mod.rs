@@ -121,8 +121,9 @@ async fn one(
                 let setup =
                     Setup::heads_up(preset, seed as u64, &salt, hands as u64, s.luck_adjust)
                         .unwrap();
-                let raw =
-                    tape::decompress(&honest.tape_zst().unwrap(), setup.tape_limit()).unwrap();
+                let raw = tape::open(&honest.tape_bytes().unwrap(), setup.tape_limit())
+                    .unwrap()
+                    .into_owned();
                 let mut t = Tape::parse(&raw).unwrap();
                 let k = t.hands.len() / 2;
                 t.hands[k].net[0] += 1;
@@ -145,7 +146,7 @@ async fn one(
                 forged.stored.units = stats[0].units as i64;
                 forged.stored.a_stats = serde_json::to_string(&stats[0]).unwrap();
                 forged.stored.b_stats = serde_json::to_string(&stats[1]).unwrap();
-                forged.set_tape_zst(&tape::compress(&t.encode()));
+                forged.set_tape_bytes(&tape::compress(&t.encode()));
                 assert_ne!(
                     forged.stored.a_stats, honest.stored.a_stats,
                     "the forgery changed nothing"
