@@ -273,6 +273,31 @@ fn an_output_folder_inside_the_bots_folder_is_refused_before_it_is_made() {
         "{err}"
     );
     assert!(!bot.join("t").exists(), "{err}");
+    // Nor does it resume one moved there since it was played.
+    let res = pitboss()
+        .args(["tournament", "--game", "stud8-fl", "--bot", "call", "--bot"])
+        .arg(dir.join("link"))
+        .args(["--deals", "10", "--out"])
+        .arg(dir.join("t"))
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    std::fs::rename(dir.join("t"), bot.join("t")).unwrap();
+    let res = pitboss()
+        .args(["tournament", "--resume"])
+        .arg(bot.join("t"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--resume") && err.contains("which it may read"),
+        "{err}"
+    );
 }
 
 #[test]

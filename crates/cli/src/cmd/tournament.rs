@@ -378,8 +378,10 @@ pub fn interrupt_note(out: &Path) -> impl Fn() -> String + Send + 'static {
 
 /// Refuses an output folder inside an entrant's folder before the plan is written (the jail
 /// would refuse the entrant's first process, after the plan and its salt were already there for
-/// it to read). The jail checks again, and anything else a manifest may read, when it starts.
-fn out_apart_from_bots(cfg: &TournamentConfig) -> anyhow::Result<()> {
+/// it to read), or before a resumed one (moved there since) plays on. `flag` is the flag that
+/// named the folder. The jail checks again, and anything else a manifest may read, when it
+/// starts.
+fn out_apart_from_bots(cfg: &TournamentConfig, flag: &'static str) -> anyhow::Result<()> {
     let is_builtin = |s: &str| pitboss_bots::builtin(s, 1).is_some();
     let out = pitboss_external::jail::resolve::real_or_planned(&cfg.out);
     for b in &cfg.bots {
@@ -392,7 +394,7 @@ fn out_apart_from_bots(cfg: &TournamentConfig) -> anyhow::Result<()> {
         let dir = pitboss_external::jail::resolve::real_or_planned(&dir);
         if out.starts_with(&dir) {
             return Err(cfg_err(
-                "--out",
+                flag,
                 format!(
                     "{} is inside {}, the folder of bot {}, which it may read: move the bot or \
                      the output folder apart",
@@ -413,7 +415,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
         // A folder with a plan is this tournament or is refused by the plan check (naming the
         // first differing key); anything else in it is not ours.
         super::outdir::prepare(&cfg.out, args.force, tournament_folder)?;
-        out_apart_from_bots(&cfg)?;
+        out_apart_from_bots(&cfg, "--out")?;
+    } else {
+        out_apart_from_bots(&cfg, "--resume")?;
     }
     super::play::install_interrupt_handler(interrupt_note(&cfg.out));
     let shard = match &args.shard {
