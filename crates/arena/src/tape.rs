@@ -251,6 +251,8 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[cold]
+    #[inline(never)]
     fn truncated(&self) -> TapeError {
         TapeError::Truncated(if self.hand == 0 {
             "the header".into()
@@ -259,13 +261,22 @@ impl Reader<'_> {
         })
     }
 
+    #[inline(always)]
     fn byte(&mut self) -> Result<u8, TapeError> {
         let v = *self.b.get(self.at).ok_or_else(|| self.truncated())?;
         self.at += 1;
         Ok(v)
     }
 
+    #[inline(always)]
     fn u(&mut self) -> Result<u64, TapeError> {
+        // Most numbers of a tape take one byte.
+        if let Some(&b) = self.b.get(self.at) {
+            if b < 0x80 {
+                self.at += 1;
+                return Ok(u64::from(b));
+            }
+        }
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -277,6 +288,7 @@ impl Reader<'_> {
         Err(self.truncated())
     }
 
+    #[inline(always)]
     fn i(&mut self) -> Result<i64, TapeError> {
         let z = self.u()?;
         Ok((z >> 1) as i64 ^ -((z & 1) as i64))
@@ -444,6 +456,7 @@ impl Tape {
     }
 }
 
+#[inline(always)]
 fn read_action(r: &mut Reader<'_>) -> Result<Action, TapeError> {
     let tag = r.byte()?;
     Ok(match tag {
