@@ -35,7 +35,7 @@ command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || apt_install
     fi
 )
 
-cargo build --release -q -p pitboss-phh --example viewer_page
+cargo build --release -q --workspace --example viewer_page
 # service.test.mjs runs the real `pitboss serve` on a fresh folder.
 cargo build --release -q -p pitboss-cli
 export VIEWER_PAGE_PREBUILT=1 PITBOSS_PREBUILT=1

@@ -19,15 +19,18 @@ gid=$(getent passwd "$uid" | cut -d: -f4 || true)
 gid=${gid:-$uid}
 
 cargo build --release -p pitboss-cli
-list() {
-    cargo test --release "$@" --no-run --message-format=json 2>/dev/null | python3 -c '
+# The test binaries of the jail and the hostile suite, listed from the whole workspace's build:
+# `-p pitboss-jail` would resolve other features and build them again (see crates/hack).
+bins=$(cargo test --release --workspace --no-run --message-format=json 2>/dev/null | python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
-        print(m["executable"])'
-}
-bins="$(list -p pitboss-jail) $(list -p pitboss-cli --test hostile)"
+    if m.get("reason") != "compiler-artifact" or not m.get("executable") or not m["profile"]["test"]:
+        continue
+    package = m["package_id"]
+    name = m["target"]["name"]
+    if "/crates/jail#" in package or ("/crates/cli#" in package and name == "hostile"):
+        print(m["executable"])')
 
 work=$(mktemp -d /tmp/pitboss-nonroot-XXXXXX)
 trap 'rm -rf "$work"' EXIT
