@@ -371,6 +371,21 @@ fn header_at(raw: &[u8]) -> Result<(Header, usize), TapeError> {
 /// first error.
 pub fn walk<E: From<TapeError>>(
     raw: &[u8],
+    f: impl FnMut(u64, HandRef<'_>) -> Result<(), E>,
+) -> Result<Header, E> {
+    walk_some(raw, |_| true, f)
+}
+
+/// [`walk`] reading the actions only of the hands `full(k)` wants: every other hand is shown
+/// with its nets and no actions, its actions stepped over (their tags and lengths still checked,
+/// so the tape must still be whole; a discard's cards are not). An audit needs every hand's nets
+/// (the totals) but the actions only of the hands it replays: building them was half its walk.
+///
+/// # Errors
+/// As [`walk`].
+pub fn walk_some<E: From<TapeError>>(
+    raw: &[u8],
+    mut full: impl FnMut(u64) -> bool,
     mut f: impl FnMut(u64, HandRef<'_>) -> Result<(), E>,
 ) -> Result<Header, E> {
     let (head, at) = header_at(raw)?;
@@ -398,8 +413,14 @@ pub fn walk<E: From<TapeError>>(
             return Err(r.truncated().into());
         }
         actions.clear();
-        for _ in 0..n {
-            actions.push(read_action(&mut r)?);
+        if full(k) {
+            for _ in 0..n {
+                actions.push(read_action(&mut r)?);
+            }
+        } else {
+            for _ in 0..n {
+                skip_action(&mut r)?;
+            }
         }
         f(
             k,
@@ -485,6 +506,38 @@ fn read_action(r: &mut Reader<'_>) -> Result<Action, TapeError> {
             })
         }
     })
+}
+
+/// Steps over one action as [`read_action`] reads it, without making it: the tag must be known
+/// and the bytes it announces present (a discard of at most 52 cards, as [`read_action`] allows).
+#[inline(always)]
+fn skip_action(r: &mut Reader<'_>) -> Result<(), TapeError> {
+    match r.byte()? {
+        0..=3 => {}
+        4 => {
+            r.u()?;
+        }
+        5 => {
+            let n = usize::from(r.byte()?);
+            if n > 52 {
+                return Err(TapeError::Bad {
+                    hand: r.hand,
+                    why: format!("a discard of {n} cards"),
+                });
+            }
+            if n > r.b.len() - r.at {
+                return Err(r.truncated());
+            }
+            r.at += n;
+        }
+        t => {
+            return Err(TapeError::Bad {
+                hand: r.hand,
+                why: format!("unknown action {t}"),
+            })
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -589,6 +642,49 @@ mod tests {
             Tape::parse(&finish(2, false, 1, &body)),
             Err(TapeError::Bad { hand: 1, .. })
         ));
+    }
+
+    /// Walking only some hands' actions shows the same nets, those hands' actions, and refuses
+    /// what the full walk refuses for the tape's shape.
+    #[test]
+    fn a_partial_walk_reads_the_nets_of_every_hand_and_the_actions_of_some() {
+        let t = sample();
+        let raw = t.encode();
+        let mut seen = Vec::new();
+        walk_some::<TapeError>(
+            &raw,
+            |k| k == 1,
+            |k, h| {
+                seen.push((k, h.to_owned()));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen.len(), t.hands.len());
+        for (k, h) in seen {
+            let want = &t.hands[k as usize];
+            assert_eq!((&h.net, &h.adj), (&want.net, &want.adj), "hand {k}");
+            if k == 1 {
+                assert_eq!(h.actions, want.actions);
+            } else {
+                assert!(h.actions.is_empty(), "hand {k}");
+            }
+        }
+        let none = |raw: &[u8]| walk_some::<TapeError>(raw, |_| false, |_, _| Ok(()));
+        for cut in [0, 3, 6, 7, raw.len() / 2, raw.len() - 1] {
+            assert!(none(&raw[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut extra = raw.clone();
+        extra.push(0);
+        assert_eq!(none(&extra), Err(TapeError::Trailing(1)));
+        for body in [
+            vec![0, 0, 1, 9],
+            vec![0, 0, 1, 5, 53],
+            vec![0, 0, 1, 5, 3, 1],
+            vec![0, 0, 1, 4, 0x80],
+        ] {
+            assert!(none(&finish(2, false, 1, &body)).is_err(), "{body:?}");
+        }
     }
 
     #[test]

@@ -175,7 +175,14 @@ pub fn audit_hands(
     let mut kept: Vec<(u64, tape::HandTape)> = Vec::with_capacity(wanted.len());
     let mut next = wanted.iter().peekable();
     let mut sums = totals::Sums::new(setup, head.luck);
-    tape::walk::<Refusal>(&raw, |k, h| {
+    // Only the sampled hands' actions are read (see `walk_some`): the rest are summed by
+    // their nets, their actions stepped over.
+    let mut want = wanted.iter().peekable();
+    let full = |k: u64| {
+        while want.next_if(|&&w| w < k).is_some() {}
+        want.peek() == Some(&&k)
+    };
+    tape::walk_some::<Refusal>(&raw, full, |k, h| {
         sums.add(k, h)?;
         if next.peek() == Some(&&k) {
             next.next();

@@ -27,6 +27,11 @@ pub struct Sums<'a> {
     bots: Vec<BotStats>,
     unit: Vec<i64>,
     unit_adj: Vec<i64>,
+    /// The hand expected next and its seat rotation: hands come in order, so the rotation is
+    /// stepped rather than divided out of the hand's number (two divisions a hand were a
+    /// quarter of the walk).
+    next: u64,
+    rotation: usize,
 }
 
 impl<'a> Sums<'a> {
@@ -39,6 +44,8 @@ impl<'a> Sums<'a> {
             bots: vec![BotStats::default(); n],
             unit: vec![0; n],
             unit_adj: vec![0; n],
+            next: 0,
+            rotation: 0,
         }
     }
 
@@ -55,9 +62,33 @@ impl<'a> Sums<'a> {
                 sum: sum.unwrap_or(i64::MAX),
             });
         }
-        let s = slot(k, n, self.setup.duplicate);
+        let rotation = if k == self.next {
+            self.rotation
+        } else {
+            slot(k, n, self.setup.duplicate).rotation
+        };
+        let last = if self.setup.duplicate {
+            rotation == n - 1
+        } else {
+            true
+        };
+        // The next hand's rotation: duplicate matches rotate every hand, others every n hands.
+        self.next = k + 1;
+        self.rotation = if self.setup.duplicate {
+            if rotation + 1 == n {
+                0
+            } else {
+                rotation + 1
+            }
+        } else {
+            slot(k + 1, n, false).rotation
+        };
         for seat in 0..n {
-            let bot = (seat + n - s.rotation) % n;
+            let bot = if seat >= rotation {
+                seat - rotation
+            } else {
+                seat + n - rotation
+            };
             let (v, x) = (i128::from(h.net[seat]), &mut self.bots[bot]);
             x.hands += 1;
             x.net += v;
@@ -71,7 +102,7 @@ impl<'a> Sums<'a> {
                 self.unit_adj[bot] += adj[seat];
             }
         }
-        if !self.setup.duplicate || s.rotation == n - 1 {
+        if last {
             for (bot, x) in self.bots.iter_mut().enumerate() {
                 let (u, a) = (i128::from(self.unit[bot]), i128::from(self.unit_adj[bot]));
                 x.units += 1;

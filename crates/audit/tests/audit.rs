@@ -336,3 +336,36 @@ fn the_sample_is_random_of_its_size_and_catches_forgeries_at_the_expected_rate()
         "20 forged hands caught {c20} times in {runs}"
     );
 }
+
+/// Full tables, duplicate or not: the tape's sums are the match's own statistics (the sums step
+/// the seats' rotation from hand to hand), whether the audit reads every hand's actions or a
+/// few.
+#[test]
+fn genuine_results_pass_at_full_tables_duplicate_or_not() {
+    for (preset, duplicate) in [("27td-fl", true), ("stud8-fl", false), ("27td-nl", false)] {
+        let mut cfg = config(preset, 90, 5, true, true);
+        cfg.bots = vec!["random".into(), "call".into(), "raise".into()];
+        cfg.duplicate = duplicate;
+        let r = pitboss_arena::run_match(
+            &cfg,
+            &common::Builtins(vec!["random", "call", "raise"]),
+            &mut |_, _| {},
+        )
+        .expect("match");
+        let _ = std::fs::remove_dir_all(&cfg.out);
+        let raw = r.tape.expect("a tape");
+        let setup = Setup::of(&cfg);
+        for hands in [all(r.hands), vec![0, 44, 89], vec![]] {
+            audit_hands(&setup, &raw, &r.stats.bots, &hands)
+                .unwrap_or_else(|e| panic!("{preset}, duplicate {duplicate}: {e}"));
+        }
+        // One unit's net moved between two bots: the totals no longer add up.
+        let mut forged = r.stats.bots.clone();
+        forged[0].unit_net += 1;
+        forged[1].unit_net -= 1;
+        assert!(matches!(
+            audit_hands(&setup, &raw, &forged, &[]),
+            Err(Refusal::Totals { .. })
+        ));
+    }
+}
