@@ -35,7 +35,7 @@ if [ -z "${BIN:-}" ]; then
   BIN=target/release/pitboss
 fi
 PRESETS=(27td-fl 27td-pl 27td-nl stud8-fl stud8-pl stud8-nl)
-DEALS=300000
+DEALS=${DEALS:-300000}
 WINDOW=${WINDOW:-12}
 PIN=${PIN:-0}
 # `taskset -c CPU` when pinning, else nothing.
