@@ -315,3 +315,75 @@ fn fault_reasons_name_the_seat_and_hand_as_hands_csv_does() {
         );
     }
 }
+
+/// A tournament names the rules' reasons for a bot's first illegal actions too (on the terminal,
+/// in leaderboard.md and report.html), with the hand numbered over its table as the table's
+/// history file numbers it; the reasons live in the unit files, so a resumed or merged
+/// tournament reports the same.
+#[test]
+fn a_tournament_names_the_reasons_of_illegal_actions() {
+    let bot = Tmp::absent("tbot");
+    std::fs::create_dir_all(&bot.0).unwrap();
+    let script = bot.0.join("seatzero.py");
+    std::fs::write(&script, ILLEGAL_IN_WIRE_SEAT_0).unwrap();
+    let spec = format!("exec:python3 {}", script.display());
+    let out = Tmp::absent("tour");
+    let (code, stdout, err) = run(pitboss()
+        .args([
+            "tournament",
+            "--game",
+            "27td-fl",
+            "--bot",
+            &spec,
+            "--bot",
+            "call",
+        ])
+        .args(["--deals", "30", "--batch", "10", "--seed", "4", "--out"])
+        .arg(&out.0));
+    assert_eq!(code, 0, "{err}");
+    let shown: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("illegal action of "))
+        .collect();
+    assert_eq!(shown.len(), 3, "{stdout}");
+    let mut hands = Vec::new();
+    for l in &shown {
+        assert!(
+            l.contains(": 27td-fl against call, hand ")
+                && l.contains(", seat 1: illegal: seat 1 tried `raise to 1`"),
+            "{l}"
+        );
+        let hand: u64 = l
+            .split(", hand ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|h| h.parse().ok())
+            .unwrap_or_else(|| panic!("no hand in {l:?}"));
+        // 30 deals of two hands each, numbered from 1.
+        assert!((1..=60).contains(&hand), "{l}");
+        hands.push(hand);
+    }
+    assert!(
+        hands.windows(2).all(|w| w[0] <= w[1]),
+        "in hand order: {hands:?}"
+    );
+    let md = std::fs::read_to_string(out.0.join("leaderboard.md")).unwrap();
+    assert_eq!(
+        md.lines()
+            .filter(|l| l.starts_with("- ") && l.contains("tried \\`raise to 1\\`"))
+            .count(),
+        3,
+        "{md}"
+    );
+    let html = std::fs::read_to_string(out.0.join("report.html")).unwrap();
+    assert!(html.contains("<h2>Illegal actions</h2>"), "{html}");
+    assert_eq!(html.matches("tried `raise to 1`").count(), 3);
+    // Resumed, every unit reused: the same reasons, from the unit files.
+    let (code, again, err) = run(pitboss().args(["tournament", "--resume"]).arg(&out.0));
+    assert_eq!(code, 0, "{err}");
+    let again: Vec<&str> = again
+        .lines()
+        .filter(|l| l.starts_with("illegal action of "))
+        .collect();
+    assert_eq!(again, shown);
+}

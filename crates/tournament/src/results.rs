@@ -30,6 +30,9 @@ pub struct TableResult {
     pub llr: f64,
     /// The chips of the game's unit (big blind or small bet).
     pub unit_chips: u64,
+    /// `illegal[position]`: the rules' reasons for that bot's first illegal actions at the
+    /// table, in batch order (at most [`pitboss_arena::runner::ILLEGAL_NOTES`]).
+    pub illegal: Vec<Vec<String>>,
 }
 
 impl TableResult {
@@ -112,6 +115,7 @@ impl Standings {
                 decision: Decision::Undecided,
                 llr: 0.0,
                 unit_chips: chips,
+                illegal: vec![Vec::new(); k],
             };
             let mut running = Running::default();
             for b in 0..plan.batches() {
@@ -120,6 +124,11 @@ impl Standings {
                     missing.push(us);
                     continue;
                 };
+                for (p, notes) in u.illegal.iter().enumerate().take(k) {
+                    let keep = &mut r.illegal[p];
+                    let room = pitboss_arena::runner::ILLEGAL_NOTES.saturating_sub(keep.len());
+                    keep.extend(notes.iter().take(room).cloned());
+                }
                 for p in 0..k {
                     r.stats[p].merge(&u.stats[p]);
                     r.net[p].extend_from_slice(&u.net[p]);

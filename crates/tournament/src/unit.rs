@@ -17,7 +17,7 @@ use pitboss_arena::convert;
 use pitboss_arena::multi::{self, Hands, SharedProcess};
 use pitboss_arena::player::{Fault, Player};
 use pitboss_arena::referee::Referee;
-use pitboss_arena::runner::{slot, Forfeited};
+use pitboss_arena::runner::{slot, Forfeited, ILLEGAL_NOTES};
 use pitboss_arena::stats::BotStats;
 
 /// Starts bots from their specs.
@@ -114,6 +114,12 @@ pub struct UnitResult {
     /// `luck_adjust`; empty otherwise).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub adj: Vec<Vec<i64>>,
+    /// `illegal[position]`: the rules' reasons for that bot's first illegal actions in the unit
+    /// (at most [`ILLEGAL_NOTES`], hand order: `hand 812, seat 2: illegal: ...`, hands numbered
+    /// from 1 over the table as in its history file). A fault count alone does not tell a bot's
+    /// author what to fix. Absent from the file when no bot acted illegally.
+    #[serde(default, skip_serializing_if = "no_notes")]
+    pub illegal: Vec<Vec<String>>,
     /// [`Plan::settings_hash`](super::Plan::settings_hash) of the plan that made the unit.
     #[serde(default)]
     pub plan: String,
@@ -125,6 +131,25 @@ pub struct UnitResult {
     /// ([`crate::history::path`]).
     #[serde(skip)]
     pub history: Vec<u8>,
+}
+
+fn no_notes(v: &[Vec<String>]) -> bool {
+    v.iter().all(Vec::is_empty)
+}
+
+/// Each position's first [`ILLEGAL_NOTES`] notes of several parts of a unit, in hand order.
+fn first_notes(n: usize, parts: &[&[Vec<(u64, String)>]]) -> Vec<Vec<String>> {
+    (0..n)
+        .map(|bot| {
+            let mut all: Vec<&(u64, String)> =
+                parts.iter().filter_map(|p| p.get(bot)).flatten().collect();
+            all.sort_by_key(|(k, _)| *k);
+            all.into_iter()
+                .take(ILLEGAL_NOTES)
+                .map(|(_, line)| line.clone())
+                .collect()
+        })
+        .collect()
 }
 
 impl UnitResult {
@@ -481,6 +506,7 @@ impl UnitPart {
     fn result(self, spec: &UnitSpec) -> UnitResult {
         let t = self.tally;
         let mut r = unit_result(spec, t.stats, t.net, t.adj);
+        r.illegal = first_notes(spec.bots.len(), &[&t.illegal]);
         r.history = history::bytes(t.history.map(Recorder::into_hands).unwrap_or_default());
         r
     }
@@ -525,6 +551,8 @@ pub fn merge_parts(spec: &UnitSpec, parts: Vec<UnitPart>) -> UnitResult {
         }
     }
     let mut r = unit_result(spec, stats, net, adj);
+    let notes: Vec<&[Vec<(u64, String)>]> = parts.iter().map(|p| &p.tally.illegal[..]).collect();
+    r.illegal = first_notes(n, &notes);
     r.history = history::bytes(Recorder::merge(
         parts.into_iter().filter_map(|p| p.tally.history),
     ));
@@ -547,6 +575,7 @@ fn unit_result(
         stats,
         net,
         adj,
+        illegal: Vec::new(),
         plan: String::new(),
         checksum: String::new(),
         history: Vec::new(),
@@ -570,6 +599,8 @@ struct Tally {
     hands: u64,
     /// With a history to keep: the records of the kept hands.
     history: Option<Recorder>,
+    /// Per position, its first illegal actions: (hand, line).
+    illegal: Vec<Vec<(u64, String)>>,
 }
 
 impl Tally {
@@ -586,6 +617,7 @@ impl Tally {
             unit_adj: vec![0; n],
             luck,
             history: None,
+            illegal: vec![Vec::new(); n],
         }
     }
 
@@ -615,6 +647,18 @@ impl Tally {
         for f in faults {
             let bot = (f.seat.index() + n - s.rotation) % n;
             self.stats[bot].add_fault(f.kind);
+            if f.kind == pitboss_protocol::FaultKind::Illegal
+                && self.illegal[bot].len() < ILLEGAL_NOTES
+            {
+                let line = format!(
+                    "hand {}, seat {}: {}: {}",
+                    k + 1,
+                    f.seat.index() + 1,
+                    f.kind.name(),
+                    f.detail
+                );
+                self.illegal[bot].push((k, line));
+            }
         }
         self.hands += 1;
         if self.split {

@@ -339,6 +339,15 @@ pub fn report_folders(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Report> {
 /// Prints the leaderboard and where the files are.
 pub fn print_report(report: &Report, out: &Path) {
     print!("{}", report.text_table());
+    for b in report.bots.iter().filter(|b| !b.illegal.is_empty()) {
+        for line in &b.illegal {
+            println!(
+                "illegal action of {}: {}",
+                pitboss_arena::name::terminal(&b.bot),
+                pitboss_arena::name::terminal(line)
+            );
+        }
+    }
     println!(
         "wrote {}/leaderboard.csv, crosstable.csv, leaderboard.md, report.html",
         out.display()

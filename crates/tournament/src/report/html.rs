@@ -269,6 +269,15 @@ pub fn page(r: &Report, links: &[Option<HandsLink>]) -> String {
         Intervals of the field mean and rating: bootstrap over duplicate deals ({} resamples, the same resampled deals at every table of a game).</p>\n",
         cfg.bootstrap
     ));
+    if r.bots.iter().any(|b| !b.illegal.is_empty()) {
+        s.push_str("<h2>Illegal actions</h2>\n<p class=\"meta\">The first of each bot, with the rules' reasons; each was penalised as protocol.md says and counted in faults.</p>\n<ul class=\"illegal\">\n");
+        for b in r.bots.iter().filter(|b| !b.illegal.is_empty()) {
+            for line in &b.illegal {
+                s.push_str(&format!("<li><b>{}</b>: {}</li>\n", esc(&b.bot), esc(line)));
+            }
+        }
+        s.push_str("</ul>\n");
+    }
     s.push_str("<h2>Cumulative winnings</h2>\n<div class=\"chart\">\n");
     s.push_str(&charts::cumulative(&curves(r)));
     s.push_str("</div>\n");

@@ -41,6 +41,17 @@ pub fn leaderboard(r: &Report) -> String {
             b.faults
         ));
     }
+    if r.bots.iter().any(|b| !b.illegal.is_empty()) {
+        s.push_str(
+            "\nIllegal actions (the first of each bot, with the rules' reasons; each was penalised \
+             as protocol.md says and counted in faults):\n\n",
+        );
+        for b in r.bots.iter().filter(|b| !b.illegal.is_empty()) {
+            for line in &b.illegal {
+                s.push_str(&format!("- {}: {}\n", md(&b.bot), md(line)));
+            }
+        }
+    }
     if cfg.luck_adjust {
         s.push_str(
             "\nRanked by the luck-adjusted results (`--luck-adjust`: ratings, ranks and SPRT use \

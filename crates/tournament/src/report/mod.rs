@@ -31,6 +31,10 @@ pub struct BotRow {
     /// Least-squares rating (mbb/hand), with a bootstrap 95% interval.
     pub rating: Estimate,
     pub faults: u64,
+    /// The rules' reasons for the bot's first illegal actions, over its tables in plan order
+    /// (at most [`pitboss_arena::runner::ILLEGAL_NOTES`]), each preceded by the game and the
+    /// opponents: what its author needs to fix it, which a count of faults does not say.
+    pub illegal: Vec<String>,
     /// The luck-adjusted mbb/hand against the field (plans with `luck_adjust`).
     pub adj_field: Option<Estimate>,
 }
@@ -121,11 +125,29 @@ impl Report {
         let mut hands = vec![0u64; n];
         let mut faults = vec![0u64; n];
         let mut games = vec![std::collections::BTreeSet::new(); n];
+        let mut illegal = vec![Vec::new(); n];
         for t in &standings.tables {
             for (p, &b) in t.bots.iter().enumerate() {
                 hands[b] += t.stats[p].hands;
                 faults[b] += t.stats[p].fault_total();
                 games[b].insert(t.game);
+                let room = pitboss_arena::runner::ILLEGAL_NOTES.saturating_sub(illegal[b].len());
+                let against = t
+                    .bots
+                    .iter()
+                    .enumerate()
+                    .filter(|&(q, _)| q != p)
+                    .map(|(_, &o)| cfg.bots[o].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                illegal[b].extend(
+                    t.illegal
+                        .get(p)
+                        .into_iter()
+                        .flatten()
+                        .take(room)
+                        .map(|line| format!("{} against {against}, {line}", cfg.games[t.game])),
+                );
             }
         }
         let rating_values: Vec<f64> = r.rating.iter().map(|e| e.value).collect();
@@ -141,6 +163,7 @@ impl Report {
                 runoff_rank: r.runoff_rank[b],
                 rating: r.rating[b],
                 faults: faults[b],
+                illegal: std::mem::take(&mut illegal[b]),
                 adj_field: adjusted.as_ref().map(|a| a.bankroll[b]),
             })
             .collect();
