@@ -11,18 +11,19 @@ use async_nats::jetstream::consumer::PullConsumer;
 use async_nats::jetstream::object_store::ObjectStore;
 use base64::Engine as _;
 use futures_util::StreamExt;
-use pitboss_service::workers::Workers;
+use pitboss_service::workers::{Finished, Workers};
 use pitboss_service::ServeConfig;
 use pitboss_store::{Files, Store};
 use pitboss_worker::{Job, JobResult};
 use tokio::sync::mpsc::{self, UnboundedSender};
+use tokio::sync::oneshot;
 
 use crate::envelope::{
     engine_version, JobEnvelope, JobHeader, PlaySettings, ResultBody, ResultEnvelope,
 };
 use crate::{nats, QueueError, QueueSettings};
 
-type Done = Arc<Mutex<Option<UnboundedSender<JobResult>>>>;
+type Done = Arc<Mutex<Option<UnboundedSender<Finished>>>>;
 
 /// Jobs to workers on NATS JetStream.
 pub struct NatsWorkers {
@@ -113,7 +114,7 @@ impl Workers for NatsWorkers {
         self.capacity
     }
 
-    fn submit(&self, job: Job, done: UnboundedSender<JobResult>) {
+    fn submit(&self, job: Job, done: UnboundedSender<Finished>) {
         *self.done.lock().expect("done") = Some(done);
         let env = self.envelope(job);
         let id = format!("{}-{}-{}", env.header.kind, env.header.id, self.boot);
@@ -139,8 +140,10 @@ impl Workers for NatsWorkers {
     }
 }
 
-/// Reads the results stream for ever: each result is handed to the scheduler, then acknowledged
-/// (a server killed in between gets it again; the store counts it once).
+/// Reads the results stream for ever: each result is handed to the scheduler and acknowledged
+/// once the scheduler has recorded it in the store (a server killed in between gets it again;
+/// the store counts it once). The acknowledgement waits in a task of its own, so that the next
+/// results are read meanwhile.
 async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: ObjectStore, done: Done) {
     let mut refusals: HashMap<(String, i64), String> = HashMap::new();
     loop {
@@ -172,6 +175,7 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
                 }
             };
             let mut stored = None;
+            let mut recorded = None;
             match serde_json::from_slice::<ResultEnvelope>(&m.payload) {
                 Ok(mut r) => {
                     if let ResultBody::Stored { object } = &r.body {
@@ -186,19 +190,33 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
                             }
                         }
                     }
-                    if let Err(e) = handle(r, &store, &files, &tx, &mut refusals).await {
-                        // Not acknowledged: read again after the ack wait.
-                        tracing::warn!("a result: {e}");
-                        continue;
+                    match handle(r, &store, &files, &tx, &mut refusals).await {
+                        Ok(r) => recorded = r,
+                        Err(e) => {
+                            // Not acknowledged: read again after the ack wait.
+                            tracing::warn!("a result: {e}");
+                            continue;
+                        }
                     }
                 }
                 Err(e) => tracing::warn!("an unreadable result dropped: {e}"),
             }
-            if let Err(e) = m.ack().await {
-                tracing::warn!("acknowledging a result: {e}");
-            } else if let Some(o) = stored {
-                let _ = blobs.delete(&o).await;
-            }
+            let blobs = blobs.clone();
+            let acked = async move {
+                if let Some(r) = recorded {
+                    if r.await.is_err() {
+                        // The scheduler ended without recording it: the process is ending;
+                        // the next one reads it again.
+                        return;
+                    }
+                }
+                if let Err(e) = m.ack().await {
+                    tracing::warn!("acknowledging a result: {e}");
+                } else if let Some(o) = stored {
+                    let _ = blobs.delete(&o).await;
+                }
+            };
+            tokio::spawn(acked);
         }
     }
 }
@@ -226,9 +244,9 @@ async fn handle(
     r: ResultEnvelope,
     store: &Store,
     files: &Files,
-    tx: &UnboundedSender<JobResult>,
+    tx: &UnboundedSender<Finished>,
     refusals: &mut HashMap<(String, i64), String>,
-) -> Result<(), QueueError> {
+) -> Result<Option<oneshot::Receiver<()>>, QueueError> {
     let key = (r.job.kind.clone(), r.job.id);
     match r.body {
         ResultBody::Done {
@@ -244,7 +262,7 @@ async fn handle(
                     r.engine,
                     engine_version()
                 );
-                return Ok(());
+                return Ok(None);
             }
             let result = match result {
                 JobResult::Played { id, mut outcome } => {
@@ -260,7 +278,12 @@ async fn handle(
                 other => other,
             };
             refusals.remove(&key);
-            let _ = tx.send(result);
+            let (recorded, told) = oneshot::channel();
+            let _ = tx.send(Finished {
+                result,
+                recorded: Some(recorded),
+            });
+            return Ok(Some(told));
         }
         ResultBody::Refused { reason } => {
             let note = format!("refused by worker {}: {reason}", r.worker);
@@ -284,7 +307,8 @@ async fn handle(
                 why.push_str(&format!("; last refusal: {last}"));
             }
             tracing::error!("{}: {why}", r.job.what());
-            let _ = tx.send(if r.job.kind == "play" {
+            let (recorded, told) = oneshot::channel();
+            let result = if r.job.kind == "play" {
                 JobResult::Failed {
                     id: r.job.id,
                     error: why,
@@ -297,10 +321,15 @@ async fn handle(
                     fit: false,
                     log: format!("PROBLEM: the check could not be run: {why}\n"),
                 }
+            };
+            let _ = tx.send(Finished {
+                result,
+                recorded: Some(recorded),
             });
+            return Ok(Some(told));
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Writes a match's history where the hand viewer reads it; returns its path in the data folder.

@@ -184,8 +184,44 @@ fn played(body: &mut ResultBody) -> Option<&mut pitboss_worker::Outcome> {
     }
 }
 
-async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: ResultBody) {
-    let id = format!("{}-{}-{}-{delivered}", header.kind, header.id, ctx.cfg.name);
+/// One delivery of one publication of a job: the message ids of what a worker says of it.
+///
+/// The job's stream sequence is part of them: a server restarted re-queues a match it had
+/// handed out and publishes it again, and that second job's result, were it named by match,
+/// worker and delivery alone, would carry the first one's id and be dropped by JetStream as a
+/// duplicate within the stream's duplicate window — its match left running for ever.
+#[derive(Clone, Copy, Debug)]
+struct Delivery {
+    /// 1 for the first delivery of the job.
+    delivered: i64,
+    /// The job's sequence in its stream.
+    seq: u64,
+}
+
+impl Delivery {
+    fn of(m: &jetstream::Message) -> Delivery {
+        m.info().map_or(
+            Delivery {
+                delivered: 1,
+                seq: 0,
+            },
+            |i| Delivery {
+                delivered: i.delivered,
+                seq: i.stream_sequence,
+            },
+        )
+    }
+
+    fn id(&self, what: &str, header: &JobHeader, worker: &str) -> String {
+        format!(
+            "{what}{}-{}-j{}-{worker}-{}",
+            header.kind, header.id, self.seq, self.delivered
+        )
+    }
+}
+
+async fn publish_result(ctx: &Ctx, header: &JobHeader, d: Delivery, body: ResultBody) {
+    let id = d.id("", header, &ctx.cfg.name);
     let most = ctx
         .cfg
         .inline_max
@@ -235,11 +271,9 @@ async fn publish_result(ctx: &Ctx, header: &JobHeader, delivered: i64, body: Res
 
 /// Tells the server this worker plays delivery `delivered` of the job (a message id of its own:
 /// the result's is taken by the result, and NATS drops a second message under one id).
-async fn started(js: &jetstream::Context, cfg: &WorkerConfig, header: &JobHeader, delivered: i64) {
-    let id = format!(
-        "started-{}-{}-{}-{delivered}",
-        header.kind, header.id, cfg.name
-    );
+async fn started(js: &jetstream::Context, cfg: &WorkerConfig, header: &JobHeader, d: Delivery) {
+    let id = d.id("started-", header, &cfg.name);
+    let delivered = d.delivered;
     let r = ResultEnvelope {
         format: cfg.format,
         engine: cfg.engine.clone(),
@@ -262,7 +296,8 @@ async fn ack(m: &jetstream::Message, kind: AckKind) {
 /// Runs one job; `held` (the pull's permit) is released when the job no longer needs the
 /// worker's CPU, as is the slot it waits for.
 async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaphorePermit) {
-    let delivered = m.info().map_or(1, |i| i.delivered);
+    let d = Delivery::of(&m);
+    let delivered = d.delivered;
     let header: JobHeader = match serde_json::from_slice(&m.payload) {
         Ok(h) => h,
         Err(e) => {
@@ -281,7 +316,7 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaph
         return;
     }
     if let Some(why) = header.refusal(ctx.cfg.format, &ctx.cfg.engine) {
-        refuse(ctx, &m, &header, delivered, why).await;
+        refuse(ctx, &m, &header, why).await;
         return;
     }
     let env: JobEnvelope = match serde_json::from_slice(&m.payload) {
@@ -321,7 +356,7 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaph
     // Told while the match plays (the result waits for it, so that it comes first).
     let told = (header.kind == "play").then(|| {
         let (js, cfg, header) = (ctx.js.clone(), ctx.cfg.clone(), header.clone());
-        tokio::spawn(async move { started(&js, &cfg, &header, delivered).await })
+        tokio::spawn(async move { started(&js, &cfg, &header, d).await })
     });
     let cache = ctx.cache.clone();
     let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
@@ -341,30 +376,21 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaph
     }
     match ran {
         Ok(Ok(body)) => {
-            publish_result(ctx, &header, delivered, body).await;
+            publish_result(ctx, &header, d, body).await;
             ack(&m, AckKind::Ack).await;
             eprintln!("pitboss worker {}: {}: done", ctx.cfg.name, header.what());
         }
-        Ok(Err(Unavailable(why))) => refuse(ctx, &m, &header, delivered, why).await,
-        Err(e) => {
-            refuse(
-                ctx,
-                &m,
-                &header,
-                delivered,
-                format!("the job panicked: {e}"),
-            )
-            .await
-        }
+        Ok(Err(Unavailable(why))) => refuse(ctx, &m, &header, why).await,
+        Err(e) => refuse(ctx, &m, &header, format!("the job panicked: {e}")).await,
     }
     beat.abort();
 }
 
 /// Publishes a refusal and hands the job back (another worker may take it; each refusal counts
 /// as a delivery, so a job nobody can run is parked in the end).
-async fn refuse(ctx: &Ctx, m: &jetstream::Message, h: &JobHeader, delivered: i64, why: String) {
+async fn refuse(ctx: &Ctx, m: &jetstream::Message, h: &JobHeader, why: String) {
     eprintln!("pitboss worker {}: refused: {why}", ctx.cfg.name);
-    publish_result(ctx, h, delivered, ResultBody::Refused { reason: why }).await;
+    publish_result(ctx, h, Delivery::of(m), ResultBody::Refused { reason: why }).await;
     ack(m, AckKind::Nak(Some(Duration::from_secs(1)))).await;
 }
 
@@ -394,7 +420,7 @@ async fn park(
     )
     .await;
     if let Some(h) = h {
-        publish_result(ctx, h, delivered, ResultBody::Parked { reason: why }).await;
+        publish_result(ctx, h, Delivery::of(m), ResultBody::Parked { reason: why }).await;
     }
     ack(m, AckKind::Term).await;
 }

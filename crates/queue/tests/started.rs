@@ -150,7 +150,7 @@ async fn a_running_matchs_worker_is_named_and_a_redelivered_job_shows_its_new_on
         .expect("a result within two minutes")
         .unwrap();
     worker.abort();
-    match r {
+    match r.result {
         JobResult::Played { id: got, outcome } => {
             assert_eq!(got, id);
             assert_eq!(outcome.worker, "w-two");

@@ -19,10 +19,24 @@ mod common;
 
 use common::{builtin, Streams, NATS};
 
+/// Results the server has read and not acknowledged.
+async fn unacknowledged(js: &jetstream::Context, prefix: &str) -> usize {
+    let stream = js.get_stream(format!("{prefix}_RESULTS")).await.unwrap();
+    let mut c: jetstream::consumer::PullConsumer = stream
+        .get_consumer(&format!("{prefix}_server"))
+        .await
+        .unwrap();
+    c.info().await.unwrap().num_ack_pending
+}
+
 /// Plays match `id` on a worker of its own that sends bodies above `inline_max` bytes through
 /// the object store (and with `compress`, every tape compressed); the result as the server's
-/// ingestion hands it on.
+/// ingestion hands it on. Acting as the scheduler, it checks that the result's message is
+/// acknowledged only once it says the result is recorded.
+#[allow(clippy::too_many_arguments)]
 async fn play(
+    js: &jetstream::Context,
+    prefix: &str,
     nats: &NatsWorkers,
     q: &QueueSettings,
     store: &Store,
@@ -63,7 +77,28 @@ async fn play(
         .expect("a result within two minutes")
         .unwrap();
     worker.abort();
-    match r {
+    // Not recorded yet: the result's message waits unacknowledged (a server killed now reads
+    // it again on its next start).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        unacknowledged(js, prefix).await,
+        1,
+        "acknowledged unrecorded"
+    );
+    r.recorded
+        .expect("a queue's result asks to be told")
+        .send(())
+        .unwrap();
+    let mut left = 1;
+    for _ in 0..100 {
+        left = unacknowledged(js, prefix).await;
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(left, 0, "recorded and still not acknowledged");
+    match r.result {
         JobResult::Played { id: got, outcome } => {
             assert_eq!(got, id);
             outcome
@@ -130,9 +165,42 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
         }
         names
     });
-    let stored = play(&nats, &q, &store, dir.path(), Some(0), false, ids[0]).await;
-    let inline = play(&nats, &q, &store, dir.path(), None, false, ids[1]).await;
-    let packed = play(&nats, &q, &store, dir.path(), None, true, ids[2]).await;
+    let stored = play(
+        &js,
+        &prefix,
+        &nats,
+        &q,
+        &store,
+        dir.path(),
+        Some(0),
+        false,
+        ids[0],
+    )
+    .await;
+    let inline = play(
+        &js,
+        &prefix,
+        &nats,
+        &q,
+        &store,
+        dir.path(),
+        None,
+        false,
+        ids[1],
+    )
+    .await;
+    let packed = play(
+        &js,
+        &prefix,
+        &nats,
+        &q,
+        &store,
+        dir.path(),
+        None,
+        true,
+        ids[2],
+    )
+    .await;
 
     for o in [&stored, &inline, &packed] {
         let raw = pitboss_arena::tape::open(&o.tape_bytes().unwrap(), 1 << 30)
@@ -171,14 +239,18 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
 
     // The first result went through the object store, the others did not.
     let seen = seen.await.unwrap();
-    let (one, two) = (
-        format!("play-{}-{w0}-1", ids[0]),
-        format!("play-{}-{w1}-1", ids[1]),
+    // (Named by the job: kind, match, the job's stream sequence, worker, delivery.)
+    let by = |id: i64, w: &str| {
+        seen.iter()
+            .any(|n| n.starts_with(&format!("play-{id}-j")) && n.ends_with(&format!("-{w}-1")))
+    };
+    assert!(by(ids[0], &w0), "match {} not stored: {seen:?}", ids[0]);
+    assert!(!by(ids[1], &w1), "match {} stored: {seen:?}", ids[1]);
+    assert!(
+        !by(ids[2], &format!("w{}", ids[2])),
+        "match {} stored: {seen:?}",
+        ids[2]
     );
-    assert!(seen.contains(&one), "{one} not stored: {seen:?}");
-    assert!(!seen.contains(&two), "{two} stored: {seen:?}");
-    let three = format!("play-{}-w{}-1", ids[2], ids[2]);
-    assert!(!seen.contains(&three), "{three} stored: {seen:?}");
 
     // The stored body is removed once its result is acknowledged (soon after it is handed on).
     let mut left = Vec::new();

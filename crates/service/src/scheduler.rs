@@ -17,7 +17,7 @@ use pitboss_worker::{BotRef, Job, JobResult};
 use tokio::sync::{mpsc, watch, Notify};
 
 use crate::board::{self, Memory};
-use crate::workers::Workers;
+use crate::workers::{Finished, Workers};
 use crate::{ServeConfig, ServiceError};
 
 /// The scheduler's state.
@@ -141,16 +141,20 @@ impl Scheduler {
     /// # Errors
     /// Never for database failures (they are retried); only when the scheduler cannot go on.
     pub async fn run(mut self) -> Result<(), ServiceError> {
-        let (tx, mut rx) = mpsc::unbounded_channel::<JobResult>();
-        let mut pending: VecDeque<JobResult> = VecDeque::new();
+        let (tx, mut rx) = mpsc::unbounded_channel::<Finished>();
+        let mut pending: VecDeque<Finished> = VecDeque::new();
         let mut pause = Duration::from_millis(100);
         loop {
             let mut failed = None;
-            while let Some(r) = pending.pop_front() {
-                if let Err(e) = self.apply(r.clone()).await {
-                    pending.push_front(r);
+            while let Some(f) = pending.pop_front() {
+                if let Err(e) = self.apply(f.result.clone()).await {
+                    pending.push_front(f);
                     failed = Some(e);
                     break;
+                }
+                if let Some(recorded) = f.recorded {
+                    // The queue may now acknowledge it (nobody listening: nothing to tell).
+                    let _ = recorded.send(());
                 }
             }
             if failed.is_none() {
@@ -199,7 +203,7 @@ impl Scheduler {
     }
 
     /// Hands out work until every slot is busy: checks, then queued matches, then new ones.
-    async fn fill(&mut self, tx: &mpsc::UnboundedSender<JobResult>) -> Result<(), ServiceError> {
+    async fn fill(&mut self, tx: &mpsc::UnboundedSender<Finished>) -> Result<(), ServiceError> {
         let cap = self.workers.capacity();
         while self.busy() < cap {
             if let Some(v) = self.store.claim_pending_version().await? {

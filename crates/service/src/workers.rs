@@ -7,13 +7,36 @@ use std::sync::Arc;
 
 use pitboss_worker::{Job, JobResult, Settings};
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::oneshot;
+
+/// A job's result on its way to the scheduler, with a way to be told once it is recorded.
+///
+/// A queue acknowledges a result to its broker only after the database holds it: a server
+/// killed between the two gets the result again on its next start, where the store counts it
+/// once. Acknowledged on receipt instead, a result was lost with the process, and its match,
+/// re-queued on the restart, could wait for ever for a result the broker had already dropped.
+#[derive(Debug)]
+pub struct Finished {
+    pub result: JobResult,
+    /// Sent `()` once the result is in the database (dropped unsent if it never is).
+    pub recorded: Option<oneshot::Sender<()>>,
+}
+
+impl From<JobResult> for Finished {
+    fn from(result: JobResult) -> Finished {
+        Finished {
+            result,
+            recorded: None,
+        }
+    }
+}
 
 /// Something that runs jobs.
 pub trait Workers: Send + Sync + 'static {
     /// Jobs that may run at once.
     fn capacity(&self) -> usize;
     /// Starts `job`; its result is sent on `done` (always exactly one result per job).
-    fn submit(&self, job: Job, done: UnboundedSender<JobResult>);
+    fn submit(&self, job: Job, done: UnboundedSender<Finished>);
     /// A one-line description for the operator's page.
     fn describe(&self) -> String;
     /// The worker a match handed out is recorded as until its worker says who it is: `local`
@@ -56,7 +79,7 @@ impl Workers for LocalWorkers {
         self.slots
     }
 
-    fn submit(&self, job: Job, done: UnboundedSender<JobResult>) {
+    fn submit(&self, job: Job, done: UnboundedSender<Finished>) {
         let s = self.settings.clone();
         // A thread of its own at a lower priority (its referee threads and bots inherit it): the
         // web server's threads come first, so pages answer in milliseconds however busy the
@@ -88,7 +111,7 @@ impl Workers for LocalWorkers {
                         },
                     }
                 });
-                let _ = done.send(r);
+                let _ = done.send(r.into());
             });
         if let Err(e) = spawned {
             tracing::error!("cannot start a worker thread: {e}");
