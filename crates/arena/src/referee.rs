@@ -18,6 +18,21 @@ pub struct SeatFault {
     pub detail: String,
 }
 
+impl SeatFault {
+    /// The line a report shows for this fault in hand `hand` (0-based; shown 1-based, as are
+    /// seats): `hand 812, seat 2: illegal: ...`. One format for a match's log and a tournament's
+    /// unit files alike.
+    pub fn note(&self, hand: u64) -> String {
+        format!(
+            "hand {}, seat {}: {}: {}",
+            hand + 1,
+            self.seat.index() + 1,
+            self.kind.name(),
+            self.detail
+        )
+    }
+}
+
 /// Reusable buffers for the messages of one table, so that a hand does not allocate after warm-up.
 #[derive(Default)]
 pub struct Referee {

@@ -749,14 +749,7 @@ impl<'a> Recorder<'a> {
         for f in faults.iter().filter(|f| f.kind == FaultKind::Illegal) {
             let bot = (f.seat.index() + n - s.rotation) % n;
             if self.notes.iter().filter(|(_, b, _)| *b == bot).count() < ILLEGAL_NOTES {
-                let line = format!(
-                    "hand {}, seat {}: {}: {}",
-                    k + 1,
-                    f.seat.index() + 1,
-                    f.kind.name(),
-                    f.detail
-                );
-                self.notes.push((k, bot, line));
+                self.notes.push((k, bot, f.note(k)));
             }
         }
         for &(seat, net) in net {

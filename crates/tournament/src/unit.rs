@@ -650,14 +650,7 @@ impl Tally {
             if f.kind == pitboss_protocol::FaultKind::Illegal
                 && self.illegal[bot].len() < ILLEGAL_NOTES
             {
-                let line = format!(
-                    "hand {}, seat {}: {}: {}",
-                    k + 1,
-                    f.seat.index() + 1,
-                    f.kind.name(),
-                    f.detail
-                );
-                self.illegal[bot].push((k, line));
+                self.illegal[bot].push((k, f.note(k)));
             }
         }
         self.hands += 1;
