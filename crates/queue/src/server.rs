@@ -176,7 +176,7 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
             };
             let mut stored = None;
             let mut recorded = None;
-            match serde_json::from_slice::<ResultEnvelope>(&m.payload) {
+            match read_result(&m.payload) {
                 Ok(mut r) => {
                     if let ResultBody::Stored { object } = &r.body {
                         match fetch_body(&blobs, object).await {
@@ -219,6 +219,25 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
             tokio::spawn(acked);
         }
     }
+}
+
+/// A result message: its JSON, with a played match's tape put back from beside it when the
+/// message was framed (`envelope::frame`).
+fn read_result(payload: &[u8]) -> Result<ResultEnvelope, String> {
+    let (json, tape) = crate::envelope::unframe(payload)?;
+    let mut r: ResultEnvelope = serde_json::from_slice(json).map_err(|e| e.to_string())?;
+    if let Some(tape) = tape {
+        match &mut r.body {
+            ResultBody::Done {
+                result: JobResult::Played { outcome, .. },
+                ..
+            } if outcome.tape.is_empty() => {
+                outcome.tape = pitboss_worker::TapeField::Sent(tape.to_vec());
+            }
+            _ => return Err("a tape beside a result that is not a played match's".into()),
+        }
+    }
+    Ok(r)
 }
 
 /// The body of a result kept in the object store.
@@ -344,4 +363,79 @@ fn keep_history(files: &Files, id: i64, b64: &str) -> Result<String, QueueError>
     std::fs::write(&tmp, &bytes).map_err(io)?;
     std::fs::rename(&tmp, &to).map_err(io)?;
     Ok(rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::{frame, JobHeader};
+    use pitboss_worker::{Job, TapeField};
+
+    fn envelope(body: ResultBody) -> ResultEnvelope {
+        ResultEnvelope {
+            format: crate::JOB_FORMAT,
+            engine: engine_version(),
+            worker: "w".into(),
+            job: JobHeader::of(&Job::Check {
+                bot: pitboss_worker::BotRef {
+                    version: 1,
+                    label: "b".into(),
+                    builtin: "call".into(),
+                    sha256: String::new(),
+                },
+                presets: vec![],
+            }),
+            body,
+        }
+    }
+
+    /// A framed result gets its tape back as sent; a tape beside anything but a played match's
+    /// result, or beside one that carries a tape already, refuses the message; JSON alone reads
+    /// as before (the forger tests publish such).
+    #[test]
+    fn a_framed_result_reads_with_its_tape_and_only_a_played_one() {
+        let played = |tape: TapeField| {
+            let outcome = pitboss_worker::Outcome {
+                stored: pitboss_store::Outcome {
+                    units: 1,
+                    played: 2,
+                    mean: 0.0,
+                    se: 0.0,
+                    raw_mean: 0.0,
+                    elapsed_ms: 0,
+                    a_stats: String::new(),
+                    b_stats: String::new(),
+                    history: String::new(),
+                },
+                tape,
+                worker: String::new(),
+            };
+            envelope(ResultBody::Done {
+                result: JobResult::Played { id: 3, outcome },
+                history_b64: None,
+            })
+        };
+        let json = serde_json::to_vec(&played(TapeField::Empty)).unwrap();
+        let r = read_result(&frame(&json, b"PBT1 tape")).unwrap();
+        let ResultBody::Done {
+            result: JobResult::Played { outcome, .. },
+            ..
+        } = r.body
+        else {
+            panic!("{r:?}")
+        };
+        assert_eq!(outcome.tape_bytes().unwrap(), b"PBT1 tape");
+        let twice = serde_json::to_vec(&played("UEJUMQ==".into())).unwrap();
+        assert!(read_result(&frame(&twice, b"PBT1")).is_err());
+        let refused = serde_json::to_vec(&envelope(ResultBody::Refused {
+            reason: "no".into(),
+        }))
+        .unwrap();
+        assert!(read_result(&frame(&refused, b"PBT1")).is_err());
+        assert!(read_result(&refused).is_ok());
+        assert_eq!(
+            read_result(&twice).unwrap().body,
+            played("UEJUMQ==".into()).body
+        );
+    }
 }

@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 
 use crate::cache::{Cache, Unavailable};
 use crate::envelope::{
-    engine_version, JobEnvelope, JobHeader, Parked, ResultBody, ResultEnvelope, JOB_FORMAT,
+    engine_version, frame, JobEnvelope, JobHeader, Parked, ResultBody, ResultEnvelope, JOB_FORMAT,
 };
 use crate::{nats, QueueError, QueueSettings};
 
@@ -235,36 +235,40 @@ async fn publish_result(ctx: &Ctx, header: &JobHeader, d: Delivery, body: Result
     };
     let r = envelope(body);
     let compress = ctx.cfg.compress_tape;
-    // Off the runtime's threads: the tape is encoded (raw if the message then fits, else
-    // compressed: a few milliseconds for a 20,000-hand match) and the result serialized, each
-    // once — the envelope is the message as it is.
+    // Off the runtime's threads: the tape is compressed if asked, the result serialized once. A
+    // played match's tape travels as bytes after the result's JSON (`envelope::frame`) when the
+    // message then fits; if not, compressed inside the body, which goes to the object store.
     let (bytes, r) = tokio::task::spawn_blocking(move || {
         let mut r = r;
         if let Some(tape) = played(&mut r.body).map(|o| std::mem::take(&mut o.tape)) {
-            // The room the tape has: the message's limit less the rest of the result (small:
-            // statistics and at most the history's bytes), serialized without it.
-            let rest = serde_json::to_vec(&r).expect("a result serializes").len();
+            let rest = serde_json::to_vec(&r).expect("a result serializes");
+            let framed = tape
+                .wire(compress)
+                .filter(|t| 8 + rest.len() + t.len() <= most)
+                .map(|t| frame(&rest, &t));
+            if let Some(m) = framed {
+                return (m, None);
+            }
             let o = played(&mut r.body).expect("a played match's result");
             o.tape = tape;
-            let room = if compress {
-                0
-            } else {
-                most.saturating_sub(rest + 64)
-            };
-            o.tape.seal(room);
+            o.tape.seal(0);
         }
-        (serde_json::to_vec(&r).expect("a result serializes"), r)
+        (
+            serde_json::to_vec(&r).expect("a result serializes"),
+            Some(r),
+        )
     })
     .await
     .expect("serializing a result does not panic");
-    let bytes = if bytes.len() > most {
-        // The body, its tape already compressed, goes to the object store; the message names it.
-        let body = serde_json::to_vec(&r.body).expect("a result serializes");
-        nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &body).await;
-        serde_json::to_vec(&envelope(ResultBody::Stored { object: id.clone() }))
-            .expect("a result serializes")
-    } else {
-        bytes
+    let bytes = match r {
+        Some(r) if bytes.len() > most => {
+            // The body, its tape compressed, goes to the object store; the message names it.
+            let body = serde_json::to_vec(&r.body).expect("a result serializes");
+            nats::put_until_stored(&ctx.js, &ctx.cfg.queue, &id, &body).await;
+            serde_json::to_vec(&envelope(ResultBody::Stored { object: id.clone() }))
+                .expect("a result serializes")
+        }
+        _ => bytes,
     };
     nats::publish_until_stored(&ctx.js, ctx.cfg.queue.results_subject(), &id, bytes).await;
 }

@@ -1,6 +1,6 @@
-//! A result travels in its own message when NATS takes it (a ladder match's, some 630 KB with
-//! its action tape) and through the object store when it is larger: both roads bring the same
-//! result, with its tape, and the stored copy is removed once the result is taken. On the
+//! A result travels in its own message when NATS takes it (a ladder match's, some 475 KB with
+//! its action tape after its JSON) and through the object store when it is larger: both roads
+//! bring the same result, with its tape, and the stored copy is removed once the result is taken. On the
 //! machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at the end), a
 //! real worker and the server's ingestion.
 
@@ -114,8 +114,10 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
         return;
     };
     let prefix = format!("t{}_transport", std::process::id());
-    let js = jetstream::new(client);
+    let js = jetstream::new(client.clone());
     let _streams = Streams(js.clone(), prefix.clone());
+    // Every result message as the workers publish it (a plain subscription beside the stream).
+    let mut sent = client.subscribe(format!("{prefix}.results")).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
@@ -209,7 +211,26 @@ async fn a_result_travels_inline_or_through_the_object_store_alike() {
         let head = pitboss_arena::tape::read_header(&raw).unwrap();
         assert_eq!((head.seats, head.hands), (2, 20_000));
     }
-    // Through the object store the tape went compressed; inline, it fitted raw (job format 3).
+    // On the wire (job format 4): inline, the tape travelled as bytes after the result's JSON,
+    // raw (compressed with `--compress-tape`), never in the JSON; the stored result's message
+    // is JSON naming its object.
+    let mut framed = Vec::new();
+    let mut named = 0;
+    while let Ok(Some(m)) = tokio::time::timeout(Duration::from_secs(1), sent.next()).await {
+        let (json, tape) = pitboss_queue::envelope::unframe(&m.payload).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(json).unwrap();
+        if let Some(tape) = tape {
+            let outcome = &v["body"]["Done"]["result"]["Played"]["outcome"];
+            assert!(outcome.is_object() && outcome.get("tape").is_none(), "{v}");
+            framed.push(tape.to_vec());
+        } else if v["body"].get("Stored").is_some() {
+            named += 1;
+        }
+    }
+    assert_eq!((framed.len(), named), (2, 1));
+    assert!(framed[0].starts_with(pitboss_arena::tape::MAGIC));
+    assert!(!framed[1].starts_with(pitboss_arena::tape::MAGIC));
+    // Through the object store the tape went compressed; inline, it travelled raw.
     let (via_store, via_message) = (stored.tape_bytes().unwrap(), inline.tape_bytes().unwrap());
     assert!(!via_store.starts_with(pitboss_arena::tape::MAGIC));
     assert!(via_message.starts_with(pitboss_arena::tape::MAGIC));

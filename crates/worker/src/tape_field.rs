@@ -1,12 +1,15 @@
 //! The action tape as an [`crate::Outcome`] carries it.
 //!
-//! On the wire it is the tape in base64, raw when it fits in the result's message as it is,
-//! zstd-compressed when not (job format 3; 1 and 2 always compressed; the server tells them
-//! apart by the raw tape's magic: `pitboss_arena::tape::open`). A worker leaves it raw when the
-//! match ends and encodes it once, when the result is sent ([`TapeField::seal`]) — by then the
-//! worker's slot has taken its next match. Why raw: compressing a 20,000-hand tape at zstd's
-//! fastest useful level took 1.5% of the match's play with the fastest in-process bots, and a
-//! worker's CPU is the queue's cost; the message grows from ~380 KB to ~630 KB.
+//! A worker leaves it raw when the match ends ([`TapeField::Raw`]) and encodes it once, when the
+//! result is sent — by then the worker's slot has taken its next match. On the queue (job format
+//! 4) it travels as bytes after the result's JSON when the message then fits
+//! ([`TapeField::wire`]; the server puts it back as [`TapeField::Sent`]), raw unless `pitboss
+//! worker --compress-tape`; a result too large for a message goes to the object store as JSON,
+//! its tape zstd-compressed in base64 ([`TapeField::seal`]). The server tells raw from compressed
+//! by the raw tape's magic (`pitboss_arena::tape::open`). Why raw: compressing a 20,000-hand tape
+//! at zstd's fastest useful level took 1.5% of the match's play with the fastest in-process bots,
+//! and a worker's CPU is the queue's cost; why beside the JSON: base64 made it a third larger, to
+//! encode, decode, and carry and store through NATS.
 
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -20,6 +23,9 @@ pub enum TapeField {
     Raw(Vec<u8>),
     /// The tape in base64 (raw or compressed), as sent or received (checked only when read).
     Encoded(String),
+    /// The tape's bytes as sent (raw or compressed), received beside the result's JSON rather
+    /// than in it (job format 4: `pitboss_queue::envelope::frame`).
+    Sent(Vec<u8>),
 }
 
 impl TapeField {
@@ -28,6 +34,7 @@ impl TapeField {
             TapeField::Empty => true,
             TapeField::Raw(_) => false,
             TapeField::Encoded(s) => s.is_empty(),
+            TapeField::Sent(b) => b.is_empty(),
         }
     }
 
@@ -49,6 +56,18 @@ impl TapeField {
         }
     }
 
+    /// The bytes a worker sends beside its result for a raw tape (job format 4), compressed if
+    /// `compress`; `None` when the tape is not raw.
+    pub fn wire(&self, compress: bool) -> Option<std::borrow::Cow<'_, [u8]>> {
+        match self {
+            TapeField::Raw(raw) if compress => {
+                Some(std::borrow::Cow::Owned(pitboss_arena::tape::compress(raw)))
+            }
+            TapeField::Raw(raw) => Some(std::borrow::Cow::Borrowed(raw)),
+            _ => None,
+        }
+    }
+
     /// The tape's bytes as the wire carries them (`pitboss_arena::tape::open` reads them):
     /// compressed now if raw and not sealed.
     ///
@@ -61,6 +80,7 @@ impl TapeField {
             TapeField::Encoded(s) => base64::engine::general_purpose::STANDARD
                 .decode(s)
                 .map_err(|e| format!("the tape is not base64: {e}")),
+            TapeField::Sent(b) => Ok(b.clone()),
         }
     }
 
@@ -72,6 +92,7 @@ impl TapeField {
                 base64::engine::general_purpose::STANDARD.encode(pitboss_arena::tape::compress(raw))
             }
             TapeField::Encoded(s) => s.clone(),
+            TapeField::Sent(b) => base64::engine::general_purpose::STANDARD.encode(b),
         }
     }
 }
