@@ -1,8 +1,8 @@
 //! A result travels in its own message when NATS takes it (a ladder match's, some 475 KB with
 //! its action tape after its JSON) and through the object store when it is larger: both roads
-//! bring the same result, with its tape, and the stored copy is removed once the result is taken. On the
-//! machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at the end), a
-//! real worker and the server's ingestion.
+//! bring the same result, with its tape, and the stored copy is removed once the result is
+//! taken. On the machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at
+//! the end), a real worker and the server's ingestion.
 
 use std::time::Duration;
 
