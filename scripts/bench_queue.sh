@@ -15,7 +15,8 @@
 # worker's action tape (recorded for the audit) and the round trip between two jobs.
 # Besides hands per second of wall time, each round prints hands per CPU-second of the workers
 # against those of the tournament (the queue's own cost per hand, whatever else the machine runs)
-# and the server's CPU time per match job (ingesting, auditing, storing).
+# and the server's CPU time per match job (ingesting, auditing, storing), and that of this
+# machine's nats-server if it runs here (0 when NATS is elsewhere).
 # PIN=1 measures 1 worker against the 1-thread tournament only, with the server on a core of its
 # own (`taskset`: the server and NATS's client work on CPU 0, the worker and the tournament on
 # CPU 1): what the queue costs a worker when the server runs elsewhere, as in any deployment.
@@ -70,6 +71,13 @@ print(c.execute("select coalesce(sum(played),0) from matches where state='done'"
 PY
 }
 
+# The CPU seconds of this machine's nats-server, if one runs here (0 if not: NATS elsewhere).
+nats_cpu() {
+  local p
+  p=$(pgrep -x nats-server | head -1 || true)
+  if [ -n "$p" ]; then cpu_of "$p"; else echo 0; fi
+}
+
 tournament() { # threads round preset → "hands/s hands-per-CPU-second"
   local th=$1 r=$2 preset=$3
   local t0 t1
@@ -105,21 +113,21 @@ queue() { # workers round preset → hands/s
     pids+=($!)
   done
   sleep 3
-  local h0 s0 h1 s1 c0=0 c1=0 v0 v1 j0 j1
+  local h0 s0 h1 s1 c0=0 c1=0 v0 v1 j0 j1 n0 n1
   h0=$(hands_done "$d"); s0=$(date +%s.%N); j0=$(jobs_done "$d")
   for p in "${wp[@]}"; do c0=$(python3 -c "print($c0 + $(cpu_of "$p"))"); done
-  v0=$(cpu_of "$spid")
+  v0=$(cpu_of "$spid"); n0=$(nats_cpu)
   sleep "$WINDOW"
   h1=$(hands_done "$d"); s1=$(date +%s.%N); j1=$(jobs_done "$d")
   for p in "${wp[@]}"; do c1=$(python3 -c "print($c1 + $(cpu_of "$p"))"); done
-  v1=$(cpu_of "$spid")
+  v1=$(cpu_of "$spid"); n1=$(nats_cpu)
   kill -TERM "${wp[@]}" "$spid" 2>/dev/null || true
   wait "${wp[@]}" "$spid" 2>/dev/null || true
   local refused
   refused=$(grep -c 'refused by the audit' "$d/log" || true)
   scripts/nats_drop_streams.py "$NATS" "$prefix" || true
   [ "$refused" = 0 ] || echo "WARNING: $refused result(s) refused by the audit" >&2
-  python3 -c "print(round(($h1-$h0)/($s1-$s0)), round(($h1-$h0)/max($c1-$c0, 1e-9)), round(1000*($v1-$v0)/max($j1-$j0, 1), 1))"
+  python3 -c "print(round(($h1-$h0)/($s1-$s0)), round(($h1-$h0)/max($c1-$c0, 1e-9)), round(1000*($v1-$v0)/max($j1-$j0, 1), 1), round(1000*($n1-$n0)/max($j1-$j0, 1), 1))"
 }
 
 bots_args=(); for b in "${BOTS[@]}"; do bots_args+=(--bot "$b"); done
@@ -130,12 +138,12 @@ echo "bots: ${BOTS[*]}; $HANDS-hand match jobs; load at start: $(cut -d' ' -f1-3
 for r in $(seq 1 "$ROUNDS"); do
   preset=${PRESET:-${PRESETS[$(( (r - 1) % ${#PRESETS[@]} ))]}}
   read -r t1 tc1 <<<"$(tournament 1 "$r" "$preset")"
-  read -r q1 qc1 sv1 <<<"$(queue 1 "$r" "$preset")"
+  read -r q1 qc1 sv1 nv1 <<<"$(queue 1 "$r" "$preset")"
   if [ "$PIN" = 1 ]; then
-    echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg), server on CPU 0, the rest on CPU 1): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job)"
+    echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg), server on CPU 0, the rest on CPU 1): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job, NATS ${nv1})"
     continue
   fi
   read -r t2 tc2 <<<"$(tournament 2 "$r" "$preset")"
-  read -r q2 qc2 sv2 <<<"$(queue 2 "$r" "$preset")"
-  echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc2/$tc2:.3f}')"), server ${sv2} ms a job)"
+  read -r q2 qc2 sv2 nv2 <<<"$(queue 2 "$r" "$preset")"
+  echo "round $r ($preset, load $(cut -d' ' -f1 /proc/loadavg)): 1 worker $q1 / tournament 1 thread $t1 = $(python3 -c "print(f'{$q1/$t1:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc1/$tc1:.3f}')"), server ${sv1} ms a job, NATS ${nv1}); 2 workers $q2 / tournament 2 threads $t2 = $(python3 -c "print(f'{$q2/$t2:.3f}')") (per CPU-second $(python3 -c "print(f'{$qc2/$tc2:.3f}')"), server ${sv2} ms a job, NATS ${nv2})"
 done

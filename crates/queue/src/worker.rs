@@ -22,6 +22,9 @@ use crate::envelope::{
 };
 use crate::{nats, QueueError, QueueSettings};
 
+/// How long a match plays before its worker reports it started: [`WorkerConfig::started_after`].
+pub const STARTED_AFTER: Duration = Duration::from_secs(1);
+
 /// A history larger than this is not sent with its result (NATS takes 1 MiB messages by
 /// default); the match counts, without hands to view.
 const MAX_HISTORY: usize = 700 << 10;
@@ -53,6 +56,9 @@ pub struct WorkerConfig {
     pub inline_max: Option<usize>,
     /// Send a match's tape compressed even when it fits raw (fewer bytes, more CPU).
     pub compress_tape: bool,
+    /// A match that plays this long is reported started (the operator page shows who plays
+    /// it); a shorter one only by its result.
+    pub started_after: Duration,
 }
 
 impl WorkerConfig {
@@ -69,6 +75,7 @@ impl WorkerConfig {
             engine: engine_version(),
             inline_max: None,
             compress_tape: false,
+            started_after: STARTED_AFTER,
         }
     }
 }
@@ -357,14 +364,26 @@ async fn handle(ctx: &Ctx, m: jetstream::Message, held: tokio::sync::OwnedSemaph
         ctx.cfg.name,
         header.what()
     );
-    // Told while the match plays (the result waits for it, so that it comes first).
-    let told = (header.kind == "play").then(|| {
-        let (js, cfg, header) = (ctx.js.clone(), ctx.cfg.clone(), header.clone());
-        tokio::spawn(async move { started(&js, &cfg, &header, d).await })
-    });
     let cache = ctx.cache.clone();
     let (sandbox, name) = (ctx.cfg.sandbox, ctx.cfg.name.clone());
-    let ran = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env)).await;
+    let mut play = tokio::task::spawn_blocking(move || run_job(&cache, sandbox, &name, env));
+    // A match still playing after `started_after` is told to the server while it plays (the
+    // result waits for that word, so that it comes first); one over sooner is not: its result
+    // names its worker. (Told at once, a ladder match of fast bots — a fifth of a second — cost
+    // NATS and the server a message, an acknowledgement and a commit more per job.)
+    let mut told = None;
+    let ran = if header.kind == "play" {
+        tokio::select! {
+            r = &mut play => r,
+            () = tokio::time::sleep(ctx.cfg.started_after) => {
+                let (js, cfg, header) = (ctx.js.clone(), ctx.cfg.clone(), header.clone());
+                told = Some(tokio::spawn(async move { started(&js, &cfg, &header, d).await }));
+                play.await
+            }
+        }
+    } else {
+        play.await
+    };
     // The match is played: the slot takes its next job while this result is sent (the job keeps
     // its in-progress acknowledgements until then).
     let _sending = ctx

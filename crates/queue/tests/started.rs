@@ -144,6 +144,8 @@ async fn a_running_matchs_worker_is_named_and_a_redelivered_job_shows_its_new_on
     );
     wc.name = "w-two".into();
     wc.sandbox = false;
+    // Told at once (by default, only a match still playing after a second is).
+    wc.started_after = Duration::ZERO;
     let worker = tokio::spawn(pitboss_queue::worker::run(wc));
     let r = tokio::time::timeout(Duration::from_secs(120), results.recv())
         .await
@@ -168,5 +170,86 @@ async fn a_running_matchs_worker_is_named_and_a_redelivered_job_shows_its_new_on
     assert_eq!(
         store.match_by_id(id).await.unwrap().unwrap().worker,
         "w-two"
+    );
+}
+
+/// A match over before its worker's `started_after` is not reported started: its row waits for a
+/// worker until the result, which names the worker that played it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_over_sooner_than_started_after_is_not_reported_started() {
+    let Ok(client) = async_nats::connect(NATS).await else {
+        eprintln!("no NATS at {NATS}: skipped");
+        return;
+    };
+    let prefix = format!("t{}_quick", std::process::id());
+    let _streams = Streams(jetstream::new(client.clone()), prefix.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("ladder.toml"),
+        "plan = false\nhistory_hands = 0\n",
+    )
+    .unwrap();
+    let cfg = ServeConfig::load(&data, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let store = Store::open_dir(&data).await.unwrap();
+    let q = QueueSettings::new(NATS, &prefix);
+    let nats = NatsWorkers::start(q.clone(), &cfg, store.clone(), 4)
+        .await
+        .unwrap();
+    let (call, raise) = (
+        store.ensure_reference("call").await.unwrap(),
+        store.ensure_reference("raise").await.unwrap(),
+    );
+    let preset = cfg.presets[0].clone();
+    let id = store
+        .create_match(&NewMatch {
+            preset: preset.clone(),
+            kind: MatchKind::Ladder,
+            a: call.id,
+            b: raise.id,
+            seed: 9,
+            hands: 200,
+        })
+        .await
+        .unwrap();
+    store.claim_match(nats.claimant()).await.unwrap().unwrap();
+    let (tx, mut results) = tokio::sync::mpsc::unbounded_channel();
+    nats.submit(
+        Job::Play {
+            id,
+            preset,
+            seed: 9,
+            hands: 200,
+            a: builtin(&call),
+            b: builtin(&raise),
+        },
+        tx,
+    );
+    let mut wc = WorkerConfig::new(
+        q.clone(),
+        "http://127.0.0.1:9",
+        "pbw_unused",
+        dir.path().join("cache"),
+    );
+    wc.name = "w-quick".into();
+    wc.sandbox = false;
+    // Far longer than 200 hands of built-in bots take.
+    wc.started_after = Duration::from_secs(60);
+    let worker = tokio::spawn(pitboss_queue::worker::run(wc));
+    let r = tokio::time::timeout(Duration::from_secs(50), results.recv())
+        .await
+        .expect("a result well before started_after")
+        .unwrap();
+    worker.abort();
+    match r.result {
+        JobResult::Played { outcome, .. } => assert_eq!(outcome.worker, "w-quick"),
+        other => panic!("{other:?}"),
+    }
+    // Everything the worker published has been read: the started word would have come first.
+    let m = store.match_by_id(id).await.unwrap().unwrap();
+    assert_eq!(
+        (m.state, m.worker.as_str(), m.delivery),
+        (MatchState::Running, "", 0)
     );
 }
