@@ -73,6 +73,13 @@ async fn workers(url: &str, prefix: &str, secs: u64, n: usize) -> Res<()> {
         c.slots = 1;
         c.sandbox = false;
         c.name = format!("sim-{i:02}");
+        if let Some(ms) = std::env::var("STARTED_AFTER_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            // 0: every match reported started, as before workers waited a second to.
+            c.started_after = std::time::Duration::from_millis(ms);
+        }
         tasks.push(tokio::spawn(pitboss_queue::worker::run(c)));
     }
     let js = jetstream::new(async_nats::connect(url).await?);
@@ -86,31 +93,54 @@ async fn workers(url: &str, prefix: &str, secs: u64, n: usize) -> Res<()> {
         .await?
         .get_consumer::<consumer::pull::Config>(&format!("{prefix}_workers"))
         .await?;
+    // The server's database (DB_URL), to count matches recorded: the results stream also
+    // carries workers' started messages (for matches that play a second or longer).
+    let store = match std::env::var("DB_URL") {
+        Ok(u) => Some(Store::open(&u).await?),
+        Err(_) => None,
+    };
+    let done = || async {
+        match &store {
+            Some(s) => s.counts().await.map(|c| c.done as u64).unwrap_or(0),
+            None => 0,
+        }
+    };
     let ingested = |i: &consumer::Info| i.ack_floor.consumer_sequence;
-    let start = ingested(results.info().await?);
+    let start = (ingested(results.info().await?), done().await);
     let t0 = Instant::now();
     let mut last = (start, t0);
     let mut rates = Vec::new();
-    println!("second\tingested/s\tresults waiting\tjobs waiting\tjobs being played");
+    println!("second\tmessages/s\tmatches/s\tresults waiting\tjobs waiting\tjobs being played");
     for s in 1..=secs {
         tokio::time::sleep_until((t0 + Duration::from_secs(s)).into()).await;
         let r = results.info().await?.clone();
         let j = jobs.info().await?.clone();
+        let d = done().await;
         let now = Instant::now();
-        let rate = (ingested(&r) - last.0) as f64 / (now - last.1).as_secs_f64();
-        rates.push(rate);
-        last = (ingested(&r), now);
+        let dt = (now - last.1).as_secs_f64();
+        let rate = (ingested(&r) - last.0 .0) as f64 / dt;
+        let matches = (d - last.0 .1) as f64 / dt;
+        rates.push(if store.is_some() { matches } else { rate });
+        last = ((ingested(&r), d), now);
         println!(
-            "{s}\t{rate:.0}\t{}\t{}\t{}",
+            "{s}\t{rate:.0}\t{matches:.0}\t{}\t{}\t{}",
             r.num_pending + r.num_ack_pending as u64,
             j.num_pending,
             j.num_ack_pending
         );
     }
-    let total = (last.0 - start) as f64 / (last.1 - t0).as_secs_f64();
+    let secs_f = (last.1 - t0).as_secs_f64();
+    let messages = (last.0 .0 - start.0) as f64 / secs_f;
+    let matches = (last.0 .1 - start.1) as f64 / secs_f;
     rates.sort_by(f64::total_cmp);
+    let what = if store.is_some() {
+        "matches recorded/s"
+    } else {
+        "results ingested/s (no DB_URL: messages, started ones included)"
+    };
     println!(
-        "{n} workers, {secs} s: {total:.0} results ingested/s on average (per second: median {:.0}, min {:.0}, max {:.0})",
+        "{n} workers, {secs} s: {:.0} {what} on average (per second: median {:.0}, min {:.0}, max {:.0}); {messages:.0} messages/s read",
+        if store.is_some() { matches } else { messages },
         rates[rates.len() / 2],
         rates[0],
         rates[rates.len() - 1]
