@@ -39,6 +39,7 @@ PRESETS=(27td-fl 27td-pl 27td-nl stud8-fl stud8-pl stud8-nl)
 DEALS=${DEALS:-300000}
 WINDOW=${WINDOW:-12}
 PIN=${PIN:-0}
+# WORKER_ARGS="--compress-tape": more flags for every worker.
 # `taskset -c CPU` when pinning, else nothing.
 on_cpu() { [ "$PIN" = 1 ] && echo taskset -c "$1"; true; }
 work=$(mktemp -d)
@@ -108,7 +109,7 @@ queue() { # workers round preset → hands/s
   local wp=()
   for i in $(seq 1 "$nw"); do
     $(on_cpu 1) "$BIN" worker --queue "$NATS" --stream "$prefix" --server "$addr" --token "$tok" \
-      --cache "$d/cache$i" --slots 1 --name "w$i" 2>/dev/null &
+      --cache "$d/cache$i" --slots 1 --name "w$i" ${WORKER_ARGS:-} 2>/dev/null &
     wp+=($!)
     pids+=($!)
   done
