@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use async_nats::jetstream::consumer::PullConsumer;
 use async_nats::jetstream::object_store::ObjectStore;
+use async_nats::jetstream::AckKind;
 use base64::Engine as _;
 use futures_util::StreamExt;
 use pitboss_service::workers::{Finished, Workers};
@@ -140,6 +141,10 @@ impl Workers for NatsWorkers {
     }
 }
 
+/// How often a result waiting to be recorded is kept from redelivery (the results consumer's
+/// ack wait is 30 s).
+const RESULT_PROGRESS: Duration = Duration::from_secs(10);
+
 /// Reads the results stream for ever: each result is handed to the scheduler and acknowledged
 /// once the scheduler has recorded it in the store (a server killed in between gets it again;
 /// the store counts it once). The acknowledgement waits in a task of its own, so that the next
@@ -203,11 +208,22 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
             }
             let blobs = blobs.clone();
             let acked = async move {
-                if let Some(r) = recorded {
-                    if r.await.is_err() {
-                        // The scheduler ended without recording it: the process is ending;
-                        // the next one reads it again.
-                        return;
+                if let Some(mut r) = recorded {
+                    // While the database is away the scheduler holds the result, retrying:
+                    // in-progress acknowledgements keep JetStream from delivering it again
+                    // every ack wait (each copy another result held in memory).
+                    loop {
+                        tokio::select! {
+                            said = &mut r => match said {
+                                Ok(()) => break,
+                                // The scheduler ended without recording it: the process is
+                                // ending; the next one reads it again.
+                                Err(_) => return,
+                            },
+                            () = tokio::time::sleep(RESULT_PROGRESS) => {
+                                let _ = m.ack_with(AckKind::Progress).await;
+                            }
+                        }
                     }
                 }
                 if let Err(e) = m.ack().await {
