@@ -57,6 +57,10 @@ pub struct QueueSettings {
     pub ack_wait: Duration,
     /// Deliveries of a job that may play it; the next delivery parks it.
     pub max_attempts: i64,
+    /// How long the server may hold a result it has read without acknowledging it or saying it
+    /// still works on it (in-progress acknowledgements at a third of this while the result waits
+    /// to be recorded) before JetStream delivers it again.
+    pub results_ack_wait: Duration,
 }
 
 impl QueueSettings {
@@ -67,6 +71,7 @@ impl QueueSettings {
             prefix: prefix.to_string(),
             ack_wait: Duration::from_secs(30),
             max_attempts: 3,
+            results_ack_wait: Duration::from_secs(30),
         }
     }
 
@@ -92,7 +97,8 @@ impl QueueSettings {
                 "stream prefix {p:?}: 1 to 32 of ASCII letters, digits, _ and -"
             )));
         }
-        if self.ack_wait < Duration::from_secs(1) {
+        if self.ack_wait < Duration::from_secs(1) || self.results_ack_wait < Duration::from_secs(1)
+        {
             return Err(QueueError::Invalid("ack wait: at least 1 second".into()));
         }
         if !(1..=100).contains(&self.max_attempts) {

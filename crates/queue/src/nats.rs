@@ -95,7 +95,7 @@ pub(crate) async fn setup(
             consumer::pull::Config {
                 durable_name: Some(s.server_consumer()),
                 ack_policy: consumer::AckPolicy::Explicit,
-                ack_wait: Duration::from_secs(30),
+                ack_wait: s.results_ack_wait,
                 max_ack_pending: -1,
                 ..Default::default()
             },

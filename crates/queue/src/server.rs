@@ -67,7 +67,8 @@ impl NatsWorkers {
         });
         let done: Done = Arc::new(Mutex::new(None));
         let blobs = nats::blobs(&js, &settings).await?;
-        tokio::spawn(ingest(results, store, files, blobs, done.clone()));
+        let progress = settings.results_ack_wait / 3;
+        tokio::spawn(ingest(results, store, files, blobs, done.clone(), progress));
         Ok(NatsWorkers {
             settings,
             play: PlaySettings {
@@ -141,22 +142,25 @@ impl Workers for NatsWorkers {
     }
 }
 
-/// How often a result waiting to be recorded is kept from redelivery (the results consumer's
-/// ack wait is 30 s).
-const RESULT_PROGRESS: Duration = Duration::from_secs(10);
-
 /// Reads the results stream for ever: each result is handed to the scheduler and acknowledged
 /// once the scheduler has recorded it in the store (a server killed in between gets it again;
 /// the store counts it once). The acknowledgement waits in a task of its own, so that the next
 /// results are read meanwhile.
-async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: ObjectStore, done: Done) {
+async fn ingest(
+    results: PullConsumer,
+    store: Store,
+    files: Files,
+    blobs: ObjectStore,
+    done: Done,
+    progress: Duration,
+) {
     let mut refusals: HashMap<(String, i64), String> = HashMap::new();
     loop {
-        let Some(tx) = done.lock().expect("done").clone() else {
+        if done.lock().expect("done").is_none() {
             // Nothing submitted yet: the scheduler's channel is not known.
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
-        };
+        }
         let batch = results
             .fetch()
             .max_messages(64)
@@ -195,6 +199,14 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
                             }
                         }
                     }
+                    // The channel of the latest submission, read for each result (a result
+                    // read with an older one whose receiver is gone would wait, unacknowledged,
+                    // for redelivery).
+                    let tx = done
+                        .lock()
+                        .expect("done")
+                        .clone()
+                        .expect("set before any fetch");
                     match handle(r, &store, &files, &tx, &mut refusals).await {
                         Ok(r) => recorded = r,
                         Err(e) => {
@@ -210,8 +222,9 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
             let acked = async move {
                 if let Some(mut r) = recorded {
                     // While the database is away the scheduler holds the result, retrying:
-                    // in-progress acknowledgements keep JetStream from delivering it again
-                    // every ack wait (each copy another result held in memory).
+                    // in-progress acknowledgements (at a third of the results' ack wait) keep
+                    // JetStream from delivering it again every ack wait (each copy another
+                    // result held in memory).
                     loop {
                         tokio::select! {
                             said = &mut r => match said {
@@ -220,7 +233,7 @@ async fn ingest(results: PullConsumer, store: Store, files: Files, blobs: Object
                                 // ending; the next one reads it again.
                                 Err(_) => return,
                             },
-                            () = tokio::time::sleep(RESULT_PROGRESS) => {
+                            () = tokio::time::sleep(progress) => {
                                 let _ = m.ack_with(AckKind::Progress).await;
                             }
                         }

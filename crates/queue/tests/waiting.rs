@@ -1,8 +1,8 @@
 //! A result the scheduler holds unrecorded (the database away, retried) stays with the server:
 //! its message is kept from redelivery by in-progress acknowledgements, not handed over again
-//! every ack wait of the results consumer (30 s), each copy one more result in memory. On the
-//! machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed at the end) and a
-//! real worker; it waits 40 s.
+//! every ack wait of the results consumer (30 s by default; 2 s here), each copy one more result
+//! in memory. On the machine's NATS (127.0.0.1:4222, a stream prefix of this test's own, removed
+//! at the end) and a real worker; it waits 7 s.
 
 use std::time::Duration;
 
@@ -37,7 +37,8 @@ async fn a_result_waiting_to_be_recorded_is_not_delivered_again() {
     .unwrap();
     let cfg = ServeConfig::load(&data, "127.0.0.1:0".parse().unwrap()).unwrap();
     let store = Store::open_dir(&data).await.unwrap();
-    let q = QueueSettings::new(NATS, &prefix);
+    let mut q = QueueSettings::new(NATS, &prefix);
+    q.results_ack_wait = Duration::from_secs(2);
     let nats = NatsWorkers::start(q.clone(), &cfg, store.clone(), 4)
         .await
         .unwrap();
@@ -83,8 +84,9 @@ async fn a_result_waiting_to_be_recorded_is_not_delivered_again() {
         .expect("a result within a minute")
         .unwrap();
     assert!(matches!(first.result, JobResult::Played { id: got, .. } if got == id));
-    // Held past the results consumer's ack wait (30 s), as a scheduler whose database is away.
-    let again = tokio::time::timeout(Duration::from_secs(40), results.recv()).await;
+    // Held past the results consumer's ack wait three times over, as a scheduler whose database
+    // is away.
+    let again = tokio::time::timeout(Duration::from_secs(7), results.recv()).await;
     worker.abort();
     assert!(
         again.is_err(),
