@@ -177,63 +177,19 @@ async fn a_running_matchs_worker_is_named_and_a_redelivered_job_shows_its_new_on
 /// worker until the result, which names the worker that played it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_over_sooner_than_started_after_is_not_reported_started() {
-    let Ok(client) = async_nats::connect(NATS).await else {
-        eprintln!("no NATS at {NATS}: skipped");
+    let Some(s) = common::server("quick").await else {
         return;
     };
-    let prefix = format!("t{}_quick", std::process::id());
-    let _streams = Streams(jetstream::new(client.clone()), prefix.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("ladder.toml"),
-        "plan = false\nhistory_hands = 0\n",
-    )
-    .unwrap();
-    let cfg = ServeConfig::load(&data, "127.0.0.1:0".parse().unwrap()).unwrap();
-    let store = Store::open_dir(&data).await.unwrap();
-    let q = QueueSettings::new(NATS, &prefix);
-    let nats = NatsWorkers::start(q.clone(), &cfg, store.clone(), 4)
+    let q = QueueSettings::new(NATS, &s.prefix);
+    let nats = NatsWorkers::start(q.clone(), &s.cfg, s.store.clone(), 4)
         .await
         .unwrap();
-    let (call, raise) = (
-        store.ensure_reference("call").await.unwrap(),
-        store.ensure_reference("raise").await.unwrap(),
-    );
-    let preset = cfg.presets[0].clone();
-    let id = store
-        .create_match(&NewMatch {
-            preset: preset.clone(),
-            kind: MatchKind::Ladder,
-            a: call.id,
-            b: raise.id,
-            seed: 9,
-            hands: 200,
-        })
-        .await
-        .unwrap();
+    let (id, job) = s.call_raise(9, 200).await;
+    let store = &s.store;
     store.claim_match(nats.claimant()).await.unwrap().unwrap();
     let (tx, mut results) = tokio::sync::mpsc::unbounded_channel();
-    nats.submit(
-        Job::Play {
-            id,
-            preset,
-            seed: 9,
-            hands: 200,
-            a: builtin(&call),
-            b: builtin(&raise),
-        },
-        tx,
-    );
-    let mut wc = WorkerConfig::new(
-        q.clone(),
-        "http://127.0.0.1:9",
-        "pbw_unused",
-        dir.path().join("cache"),
-    );
-    wc.name = "w-quick".into();
-    wc.sandbox = false;
+    nats.submit(job, tx);
+    let mut wc = s.worker(&q, "w-quick");
     // Far longer than 200 hands of built-in bots take.
     wc.started_after = Duration::from_secs(60);
     let worker = tokio::spawn(pitboss_queue::worker::run(wc));

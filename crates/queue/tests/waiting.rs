@@ -7,78 +7,28 @@
 use std::time::Duration;
 
 use async_nats::jetstream;
-use pitboss_queue::worker::WorkerConfig;
 use pitboss_queue::{NatsWorkers, QueueSettings};
 use pitboss_service::workers::Workers;
-use pitboss_service::ServeConfig;
-use pitboss_store::{MatchKind, NewMatch, Store};
-use pitboss_worker::{Job, JobResult};
+use pitboss_worker::JobResult;
 
 mod common;
 
-use common::{builtin, Streams, NATS};
+use common::NATS;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_waiting_to_be_recorded_is_not_delivered_again() {
-    let Ok(client) = async_nats::connect(NATS).await else {
-        eprintln!("no NATS at {NATS}: skipped");
+    let Some(s) = common::server("waiting").await else {
         return;
     };
-    let prefix = format!("t{}_waiting", std::process::id());
-    let js = jetstream::new(client);
-    let _streams = Streams(js.clone(), prefix.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(
-        data.join("ladder.toml"),
-        "plan = false\nhistory_hands = 0\n",
-    )
-    .unwrap();
-    let cfg = ServeConfig::load(&data, "127.0.0.1:0".parse().unwrap()).unwrap();
-    let store = Store::open_dir(&data).await.unwrap();
-    let mut q = QueueSettings::new(NATS, &prefix);
+    let mut q = QueueSettings::new(NATS, &s.prefix);
     q.results_ack_wait = Duration::from_secs(2);
-    let nats = NatsWorkers::start(q.clone(), &cfg, store.clone(), 4)
+    let nats = NatsWorkers::start(q.clone(), &s.cfg, s.store.clone(), 4)
         .await
         .unwrap();
-    let (call, raise) = (
-        store.ensure_reference("call").await.unwrap(),
-        store.ensure_reference("raise").await.unwrap(),
-    );
-    let preset = cfg.presets[0].clone();
-    let id = store
-        .create_match(&NewMatch {
-            preset: preset.clone(),
-            kind: MatchKind::Ladder,
-            a: call.id,
-            b: raise.id,
-            seed: 3,
-            hands: 200,
-        })
-        .await
-        .unwrap();
+    let (id, job) = s.call_raise(3, 200).await;
     let (tx, mut results) = tokio::sync::mpsc::unbounded_channel();
-    nats.submit(
-        Job::Play {
-            id,
-            preset,
-            seed: 3,
-            hands: 200,
-            a: builtin(&call),
-            b: builtin(&raise),
-        },
-        tx,
-    );
-    let mut wc = WorkerConfig::new(
-        q.clone(),
-        "http://127.0.0.1:9",
-        "pbw_unused",
-        dir.path().join("cache"),
-    );
-    wc.name = "w-wait".into();
-    wc.sandbox = false;
-    let worker = tokio::spawn(pitboss_queue::worker::run(wc));
+    nats.submit(job, tx);
+    let worker = tokio::spawn(pitboss_queue::worker::run(s.worker(&q, "w-wait")));
     let first = tokio::time::timeout(Duration::from_secs(60), results.recv())
         .await
         .expect("a result within a minute")
@@ -92,9 +42,12 @@ async fn a_result_waiting_to_be_recorded_is_not_delivered_again() {
         again.is_err(),
         "the result was handed over again while it waited"
     );
-    let stream = js.get_stream(format!("{prefix}_RESULTS")).await.unwrap();
+    let stream =
+        s.js.get_stream(format!("{}_RESULTS", s.prefix))
+            .await
+            .unwrap();
     let mut c: jetstream::consumer::PullConsumer = stream
-        .get_consumer(&format!("{prefix}_server"))
+        .get_consumer(&format!("{}_server", s.prefix))
         .await
         .unwrap();
     let info = c.info().await.unwrap().clone();
