@@ -28,7 +28,7 @@ mod util;
 
 pub use adaptive::AdaptiveBot;
 pub use call::CallBot;
-pub use cfr::CfrBot;
+pub use cfr::{CfrBot, LbrBot};
 pub use equity::EquityBot;
 pub use exploit::{
     EarlyBot, FoldBot, ManiacBot, RaiseFirstBot, SizeBot, Sizing, SwitchBot, SWITCH_AFTER,
@@ -67,6 +67,21 @@ pub const EXPLOITERS: &[&str] = &[
     "x-big",
 ];
 
+/// The rounds of `lbr-R…` (digits 0 to 3, each at most once, in order: `lbr-3`, `lbr-23`).
+fn lbr_rounds(digits: &str) -> Option<u8> {
+    let mut mask = 0u8;
+    let mut last = None;
+    for c in digits.chars() {
+        let r = c.to_digit(10).filter(|&r| r < 4)? as u8;
+        if last.is_some_and(|l| l >= r) {
+            return None;
+        }
+        last = Some(r);
+        mask |= 1 << r;
+    }
+    (mask != 0).then_some(mask)
+}
+
 /// The built-in bot (reference or exploiter) called `name`, seeded with `seed`; `None` for an
 /// unknown name. `best` is [`BEST`].
 pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
@@ -80,6 +95,8 @@ pub fn builtin(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
         "adaptive" => Box::new(AdaptiveBot::new(seed)),
         "cfr" | "best" => Box::new(CfrBot::new(seed)),
         "cfr-eq" => Box::new(CfrBot::equilibrium(seed)),
+        "lbr" => Box::new(LbrBot::new(seed)),
+        n if n.starts_with("lbr-") => Box::new(LbrBot::in_rounds(seed, lbr_rounds(&n[4..])?)),
         "x-raise" => Box::new(ManiacBot::new(seed)),
         "x-raise1st" => Box::new(RaiseFirstBot::new(seed)),
         "x-fold" => Box::new(FoldBot::new(seed)),

@@ -11,6 +11,7 @@
 //! On top of the strategy, a model of the opponent ([`model`]) bends it against the leaks the
 //! opponent shows, risking only what the bot has won against it.
 
+mod lbr;
 mod model;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +31,7 @@ use pitboss_protocol::{
 use crate::exploit::standard_draw;
 use crate::util;
 use crate::AdaptiveBot;
+pub use lbr::LbrBot;
 use model::Model;
 
 /// The strategies `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train` wrote
