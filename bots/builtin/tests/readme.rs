@@ -69,6 +69,17 @@ fn readme_paragraphs_match_the_doc_comments() {
     }
 }
 
+/// `lbr` is neither a reference bot nor one of the family, but has its section too.
+#[test]
+fn readme_paragraph_of_lbr_matches_its_doc_comment() {
+    let doc = doc_paragraph(include_str!("../src/cfr/lbr.rs"));
+    assert!(doc.len() > 200 && doc.contains("`lbr`"), "{doc}");
+    assert!(
+        words(README).contains(&doc),
+        "bots/README.md lacks the doc paragraph of `lbr`:\n{doc}"
+    );
+}
+
 #[test]
 fn readme_paragraphs_match_the_exploiters_doc_comments() {
     let covered: Vec<&str> = EXPLOITER_SOURCES

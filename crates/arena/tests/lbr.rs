@@ -11,15 +11,15 @@ mod house;
 
 #[test]
 fn lbr_beats_the_strategy_it_answers_and_follows_every_hand() {
-    let (all, h_all) = house::luck_adjusted("27td-fl", ["lbr", "cfr-eq"], 10_000);
+    let (all, h_all) = house::luck_adjusted("27td-fl", ["lbr", "cfr-eq"], 20_000);
     eprintln!("27td-fl: lbr against cfr-eq {all:.1} ± {h_all:.1}");
     assert!(
-        all - h_all > 100.0,
+        all - h_all > 0.0,
         "lbr against cfr-eq: {all:.1} ± {h_all:.1}"
     );
     let (played, lost) = pitboss_bots::LbrBot::tally();
     eprintln!("{played} hands against the strategy, the range lost in {lost}");
-    assert!(played >= 10_000, "{played}");
+    assert!(played >= 20_000, "{played}");
     assert!(
         lost * 1000 < played,
         "the range lost every hand in {lost} of {played}"
@@ -27,7 +27,7 @@ fn lbr_beats_the_strategy_it_answers_and_follows_every_hand() {
 
     // Each round's part is a local best response in that round against the strategy in the
     // others: the last round's is part of the whole.
-    let (last, h_last) = house::luck_adjusted("27td-fl", ["lbr-3", "cfr-eq"], 10_000);
+    let (last, h_last) = house::luck_adjusted("27td-fl", ["lbr-3", "cfr-eq"], 20_000);
     eprintln!("27td-fl: lbr-3 against cfr-eq {last:.1} ± {h_last:.1}");
     assert!(last - h_last > 0.0 && last + h_last < all + h_all);
 }

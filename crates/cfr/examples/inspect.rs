@@ -28,9 +28,9 @@ fn main() {
         "node {n}: player {} round {} contrib {:?} raise_to {:?}",
         node.player, node.round, node.contrib, node.raise_to
     );
-    for opp in 0..4u8 {
+    for opp in 0..s.draws as u8 {
         for class in 0..18u8 {
-            if let Some(p) = s.at(infoset(n, class, opp)) {
+            if let Some(p) = s.at(infoset(n, class, opp, s.draws)) {
                 println!("opp {opp} class {class:>2}: {p:?}");
             }
         }

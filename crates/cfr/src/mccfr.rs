@@ -10,18 +10,21 @@
 //! the other. What it learns is the *average* strategy, which approaches an equilibrium of the
 //! abstract game; the regrets only steer it.
 
-use crate::td::{self, Deal, Rng, BUCKETS, OPP_DRAWS};
+use crate::td::{self, Deal, Rng, BOTH_DRAWS, BUCKETS, OPP_DRAWS};
 use crate::tree::{Next, Tree, MAX_ACTIONS};
 
-/// Information sets per decision node: the player's class and the opponent's last draw.
-pub const PER_NODE: usize = BUCKETS * OPP_DRAWS;
+/// Information sets per decision node: the player's class and what it saw of the draws, as one
+/// of `draws` classes ([`td::draws_class`]).
+pub const fn per_node(draws: usize) -> usize {
+    BUCKETS * draws
+}
 
 /// The index of the information set at node `n` of the player to act there, holding a hand of
-/// class `class` after an opponent's draw of class `opp` (the node fixes the round and the
-/// player).
+/// class `class` after draws of class `opp` of `draws` ([`td::draws_class`]; the node fixes the
+/// round and the player).
 #[inline]
-pub fn infoset(n: u32, class: u8, opp: u8) -> usize {
-    (n as usize * OPP_DRAWS + usize::from(opp)) * BUCKETS + usize::from(class)
+pub fn infoset(n: u32, class: u8, opp: u8, draws: usize) -> usize {
+    (n as usize * draws + usize::from(opp)) * BUCKETS + usize::from(class)
 }
 
 /// The trainer's state: cumulative regrets and strategy weights, [`Tree::actions`] per
@@ -33,17 +36,28 @@ pub struct Trainer {
     regret: Vec<f32>,
     weight: Vec<f32>,
     rng: Rng,
+    /// Draw classes ([`td::draws_class`]).
+    draws: usize,
     /// Iterations done.
     pub iterations: u64,
 }
 
 impl Trainer {
+    /// A trainer of abstraction 2: each player sees both players' last draw counts.
     pub fn new(tree: Tree, seed: u64) -> Trainer {
+        Trainer::with_draws(tree, seed, BOTH_DRAWS)
+    }
+
+    /// A trainer whose players see `draws` classes of the draws: [`BOTH_DRAWS`], or
+    /// [`OPP_DRAWS`] (abstraction 1, the opponent's last draw count alone). The deals are the
+    /// same cards either way.
+    pub fn with_draws(tree: Tree, seed: u64, draws: usize) -> Trainer {
         let width = tree.betting.actions();
-        let n = tree.nodes.len() * PER_NODE * width;
+        let n = tree.nodes.len() * per_node(draws) * width;
         Trainer {
             tree,
             width,
+            draws,
             regret: vec![0.0; n],
             weight: vec![0.0; n],
             rng: Rng::new(seed),
@@ -54,6 +68,11 @@ impl Trainer {
     /// Actions per information set.
     pub fn width(&self) -> usize {
         self.width
+    }
+
+    /// Draw classes per node and hand class.
+    pub fn draws(&self) -> usize {
+        self.draws
     }
 
     /// Runs `n` more iterations.
@@ -95,7 +114,12 @@ impl Trainer {
         let k = self.width;
         let p = usize::from(node.player);
         let r = usize::from(node.round);
-        let i = k * infoset(n, d.class[p][r], d.opp[p][r]);
+        let opp = if self.draws == BOTH_DRAWS {
+            d.opp[p][r]
+        } else {
+            d.opp[p][r] % OPP_DRAWS as u8
+        };
+        let i = k * infoset(n, d.class[p][r], opp, self.draws);
         let legal = node.next.map(|x| x != Next::Illegal);
         let s = self.current(i, &legal);
         if node.player == t {
@@ -153,7 +177,7 @@ impl Trainer {
 
     /// Information sets in all.
     pub fn infosets(&self) -> usize {
-        self.tree.nodes.len() * PER_NODE
+        self.tree.nodes.len() * per_node(self.draws)
     }
 }
 

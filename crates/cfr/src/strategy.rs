@@ -2,20 +2,33 @@
 //! call, then the raises: [`crate::tree`]) per information set, in 255ths.
 //!
 //! Format: `"PBCFR2"`, the game's name (a length byte and the name), the abstraction's version
-//! (a byte: [`ABSTRACTION`]), the number of decision nodes (u32, little-endian), classes,
-//! opponent draw classes and actions per information set (a byte each), the iterations and seed
-//! it was trained with (u64 each), then the probabilities of each information set in index order
-//! ([`crate::mccfr::infoset`]). All zeros is an information set the training never reached.
+//! (a byte: [`ABSTRACTION`] or [`ABSTRACTION_OPP`]), the number of decision nodes (u32,
+//! little-endian), classes, draw classes and actions per information set (a byte each), the
+//! iterations and seed it was trained with (u64 each), then the probabilities of each information
+//! set in index order ([`crate::mccfr::infoset`]). All zeros is an information set the training
+//! never reached.
 
-use crate::mccfr::{Trainer, PER_NODE};
-use crate::td::{BUCKETS, OPP_DRAWS};
+use crate::mccfr::{infoset, per_node, Trainer};
+use crate::td::{self, BOTH_DRAWS, BUCKETS, OPP_DRAWS};
 
 /// The first bytes of a strategy file.
 pub const MAGIC: &[u8; 6] = b"PBCFR2";
 
 /// The version of the card abstraction ([`crate::td`]) a strategy was trained on: a file of
 /// another version would be played with the classes meaning something else, so it is refused.
-pub const ABSTRACTION: u8 = 1;
+/// Version 2: each player sees both players' last draw counts ([`BOTH_DRAWS`] classes).
+pub const ABSTRACTION: u8 = 2;
+/// Version 1, still read: the opponent's last draw count alone ([`OPP_DRAWS`] classes).
+pub const ABSTRACTION_OPP: u8 = 1;
+
+/// The draw classes of abstraction `version`.
+fn draws_of(version: u8) -> Option<usize> {
+    match version {
+        ABSTRACTION => Some(BOTH_DRAWS),
+        ABSTRACTION_OPP => Some(OPP_DRAWS),
+        _ => None,
+    }
+}
 
 /// A strategy file that cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -24,14 +37,15 @@ pub enum StrategyError {
     Magic,
     #[error("the strategy file ends early")]
     Truncated,
-    #[error("the strategy was trained on abstraction version {0}; this build knows version {ABSTRACTION}")]
+    #[error("the strategy was trained on abstraction version {0}; this build knows versions {ABSTRACTION_OPP} and {ABSTRACTION}")]
     Version(u8),
-    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes × {actions} actions; this build's tree and abstraction have {nodes} × {BUCKETS} × {OPP_DRAWS} × {width}")]
+    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes × {actions} actions; this build's tree and abstraction have {nodes} × {BUCKETS} × {draws} × {width}")]
     Shape {
         found: u32,
         nodes: u32,
         classes: u8,
         opp: u8,
+        draws: usize,
         actions: u8,
         width: u8,
     },
@@ -45,6 +59,9 @@ pub struct Strategy {
     pub seed: u64,
     /// Actions per information set.
     pub width: usize,
+    /// Draw classes ([`td::draws_class`]): what the abstraction it was trained on lets a player
+    /// see of the draws.
+    pub draws: usize,
     probs: Vec<u8>,
 }
 
@@ -64,8 +81,18 @@ impl Strategy {
             iterations: t.iterations,
             seed,
             width,
+            draws: t.draws(),
             probs,
         }
+    }
+
+    /// The index of the information set at node `n` of a player holding a hand of class
+    /// `class` who saw the opponent's last draw of `opp` cards and drew `own` itself (0 before
+    /// the first draw), in this strategy's abstraction.
+    #[inline]
+    pub fn infoset(&self, n: u32, class: u8, opp: u8, own: u8) -> usize {
+        let d = td::draws_class(opp, own, self.draws);
+        infoset(n, class, d as u8, self.draws)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -73,10 +100,16 @@ impl Strategy {
         out.extend_from_slice(MAGIC);
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
-        out.push(ABSTRACTION);
-        out.extend_from_slice(&((self.probs.len() / self.width / PER_NODE) as u32).to_le_bytes());
+        out.push(if self.draws == BOTH_DRAWS {
+            ABSTRACTION
+        } else {
+            ABSTRACTION_OPP
+        });
+        out.extend_from_slice(
+            &((self.probs.len() / self.width / per_node(self.draws)) as u32).to_le_bytes(),
+        );
         out.push(BUCKETS as u8);
-        out.push(OPP_DRAWS as u8);
+        out.push(self.draws as u8);
         out.push(self.width as u8);
         out.extend_from_slice(&self.iterations.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
@@ -101,14 +134,14 @@ impl Strategy {
         let len = usize::from(take(1)?[0]);
         let game = String::from_utf8_lossy(take(len)?).into_owned();
         let version = take(1)?[0];
-        if version != ABSTRACTION {
+        let Some(draws) = draws_of(version) else {
             return Err(StrategyError::Version(version));
-        }
+        };
         let found = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
         let (classes, opp, actions) = (take(1)?[0], take(1)?[0], take(1)?[0]);
         if found as usize != nodes
             || usize::from(classes) != BUCKETS
-            || usize::from(opp) != OPP_DRAWS
+            || usize::from(opp) != draws
             || usize::from(actions) != width
         {
             return Err(StrategyError::Shape {
@@ -116,18 +149,20 @@ impl Strategy {
                 nodes: nodes as u32,
                 classes,
                 opp,
+                draws,
                 actions,
                 width: width as u8,
             });
         }
         let iterations = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
         let seed = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
-        let probs = take(width * nodes * PER_NODE)?.to_vec();
+        let probs = take(width * nodes * per_node(draws))?.to_vec();
         Ok(Strategy {
             game,
             iterations,
             seed,
             width,
+            draws,
             probs,
         })
     }

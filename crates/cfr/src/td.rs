@@ -19,10 +19,29 @@ pub const BUCKETS: usize = 18;
 /// more.
 pub const OPP_DRAWS: usize = 4;
 
+/// The draw classes of abstraction 2: the opponent's last draw and one's own, each as
+/// [`OPP_DRAWS`] classes. Both are public, and one's own tells the opponent what one may hold: a
+/// strategy that does not see its own draw plays a hand that just drew one as it plays the same
+/// made hand after standing pat, which the local best response `lbr` found to cost 105 mbb/hand in
+/// fixed limit (bots/README.md, "lbr").
+pub const BOTH_DRAWS: usize = OPP_DRAWS * OPP_DRAWS;
+
 /// The opponent's draw count as a class.
 #[inline]
 pub fn opp_class(count: u8) -> usize {
     usize::from(count.min(3))
+}
+
+/// What a player has seen of the draws as one of `draws` classes (a strategy's own count,
+/// [`OPP_DRAWS`] or [`BOTH_DRAWS`]): the opponent's last draw count `opp`, and with
+/// [`BOTH_DRAWS`] its own last one, `own`, too (0 before the first draw).
+#[inline]
+pub fn draws_class(opp: u8, own: u8, draws: usize) -> usize {
+    if draws == BOTH_DRAWS {
+        opp_class(opp) + OPP_DRAWS * opp_class(own)
+    } else {
+        opp_class(opp)
+    }
 }
 
 #[inline]
@@ -133,8 +152,9 @@ pub fn draw_class(h: CardSet, draws_left: u8) -> (usize, CardSet) {
 pub struct Deal {
     /// `class[player][round]`.
     pub class: [[u8; 4]; 2],
-    /// `opp[player][round]`: the other player's draw count in the draw before `round` (0 before
-    /// the first).
+    /// `opp[player][round]`: what the player has seen of the draw before `round` as one of
+    /// [`BOTH_DRAWS`] classes (the other player's count and its own, [`draws_class`]; 0 before
+    /// the first draw); modulo [`OPP_DRAWS`], the other player's count alone.
     pub opp: [[u8; 4]; 2],
     /// +1 player 0 wins the showdown, −1 player 1, 0 a split.
     pub winner: i8,
@@ -204,7 +224,8 @@ pub fn sample(rng: &mut Rng) -> Deal {
             hands[p] = h;
         }
         for p in 0..2 {
-            d.opp[p][usize::from(round) + 1] = opp_class(counts[1 - p]) as u8;
+            d.opp[p][usize::from(round) + 1] =
+                draws_class(counts[1 - p], counts[p], BOTH_DRAWS) as u8;
         }
     }
     for (class, h) in d.class.iter_mut().zip(hands) {

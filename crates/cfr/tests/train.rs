@@ -42,6 +42,21 @@ fn the_same_seed_gives_the_same_file_byte_for_byte() {
         Strategy::from_bytes(b"PBT1....", nodes, 3).unwrap_err(),
         StrategyError::Magic
     );
+    // Abstraction 2 sees both players' draws; abstraction 1 (the pot- and no-limit files) the
+    // opponent's alone, on the same deals, and is still read.
+    assert_eq!((a[6 + 1 + 7], s.draws), (2, 16));
+    let mut t1 = Trainer::with_draws(Tree::new(TD_FL), 5, 4);
+    t1.run(20_000);
+    let one = Strategy::from_trainer("27td-fl", 5, &t1).to_bytes();
+    assert_eq!(one[6 + 1 + 7], 1);
+    assert_eq!(Strategy::from_bytes(&one, nodes, 3).unwrap().draws, 4);
+    assert!(one.len() < a.len());
+    let mut wrong = one.clone();
+    wrong[6 + 1 + 7] = 2;
+    assert!(matches!(
+        Strategy::from_bytes(&wrong, nodes, 3),
+        Err(StrategyError::Shape { .. })
+    ));
 }
 
 /// After a short training the extremes are already played as poker is: the button raises a pat 7
@@ -50,7 +65,10 @@ fn the_same_seed_gives_the_same_file_byte_for_byte() {
 #[test]
 fn the_trained_strategy_plays_the_extremes_sensibly() {
     let t = train(3, 400_000);
-    let p = |n: u32, class: u8, opp: u8| t.average(infoset(n, class, opp)).expect("reached");
+    let p = |n: u32, class: u8, opp: u8| {
+        t.average(infoset(n, class, opp, t.draws()))
+            .expect("reached")
+    };
     let pat7 = p(0, 17, 0);
     let five = p(0, 0, 0);
     assert!(pat7[2] > 0.6, "pat 7 on the button raises: {pat7:?}");
@@ -71,8 +89,9 @@ fn the_trained_strategy_plays_the_extremes_sensibly() {
     assert_eq!(tree.nodes[n as usize].round, 3);
     let facing = step(step(n, 1), 2); // check, bet: player 1 to answer
     assert_eq!(tree.nodes[facing as usize].player, 1);
-    let nut = p(facing, 14, 0);
-    let pair = p(facing, 1, 0);
+    // Both drew one card at the last draw (draw class 1 + 4 · 1 of abstraction 2).
+    let nut = p(facing, 14, 5);
+    let pair = p(facing, 1, 5);
     assert!(nut[0] < 0.05, "the nuts does not fold: {nut:?}");
     assert!(pair[0] > 0.5, "a pair folds to a last-round bet: {pair:?}");
 }

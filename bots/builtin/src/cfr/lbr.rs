@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pitboss_cards::eval::deuce_to_seven;
 use pitboss_cards::{Card, CardSet};
-use pitboss_cfr::mccfr::infoset;
 use pitboss_cfr::td::{self, Rng};
 use pitboss_cfr::tree::{Next, Node, ALL_IN, CALL, FOLD, HALF};
 use pitboss_equity::draw;
@@ -155,13 +154,14 @@ impl Range {
         }
     }
 
-    /// The opponent took tree action `a` at `node` (index `n`) after `lbr` drew `lbr_drew`.
+    /// The opponent took tree action `a` at `node` (index `n`) after `lbr` drew `lbr_drew` and
+    /// the opponent `opp_drew` (what its strategy sees of the draws).
     pub(crate) fn acted(
         &mut self,
         s: &super::Solved,
         n: u32,
         a: usize,
-        lbr_drew: u8,
+        (lbr_drew, opp_drew): (u8, u8),
         mine: CardSet,
         rng: &mut Rng,
     ) {
@@ -169,10 +169,11 @@ impl Range {
         let node = s.tree.nodes[n as usize];
         let width = s.tree.betting.actions();
         let legal = legal_at(&node, width);
-        let opp = td::opp_class(lbr_drew) as u8;
         for q in &mut self.p {
             if q.w > 0.0 {
-                let i = infoset(n, class(q.hand, node.round), opp);
+                let i = s
+                    .strategy
+                    .infoset(n, class(q.hand, node.round), lbr_drew, opp_drew);
                 q.w *= policy(s.strategy.at(i), &legal[..width])[a];
             }
         }
@@ -298,7 +299,23 @@ impl Walk {
     }
 }
 
-/// `lbr`: a local best response to `cfr-eq` in heads-up triple draw; `adaptive` elsewhere.
+/// `lbr` is a local best response (Lisý and Bowling, "Equilibrium Approximation Quality of Current
+/// No-Limit Poker Bots", 2017) to `cfr-eq`: not a yardstick but an instrument. What it wins against
+/// `cfr-eq` is a lower bound on how exploitable the strategy is, found without a guess at its
+/// weaknesses (the exploiter family's fixed styles need one). It needs what only a bot that can
+/// report its action probabilities gives: how the strategy would act holding *every* hand it could
+/// hold. `lbr` keeps `cfr-eq`'s range as 1,000 sampled hands, each weighted by the probability that
+/// the strategy holding it would have taken the actions seen (a particle filter; a hand whose
+/// standard draw is not the count seen is dropped, the cards it draws are dealt from those `lbr`
+/// has not seen, and the sample is drawn again when a few hands carry most of the weight). At each
+/// of its own betting decisions it values every action one step ahead, as the paper does: a fold
+/// loses what it has put in; a check or call wins its equity against the range with no more betting
+/// (both sides drawing by the standard rule to the showdown); a bet or raise wins the pot from the
+/// hands the strategy folds there, and its equity against the rest for the raised stake. It takes
+/// the best. It draws by the standard rule. `lbr-R` (digits R from 0 to 3: `lbr-3`, `lbr-01`)
+/// answers only in those betting rounds (0 before the first draw, 3 after the last) and plays the
+/// strategy itself in the others: what it wins is what the strategy loses in those rounds. Away
+/// from the solved games it plays as `adaptive`. About 3,000 hands/s on two threads.
 pub struct LbrBot {
     fallback: AdaptiveBot,
     /// The solved game being played, and its big blind.
@@ -418,7 +435,8 @@ impl LbrBot {
                 continue;
             }
             if p != usize::from(w.me) && node.next[a] != Next::Illegal {
-                w.range.acted(s, n, a, w.lbr_drew, w.mine, rng);
+                w.range
+                    .acted(s, n, a, (w.lbr_drew, w.opp_last), w.mine, rng);
             }
             w.node = match node.next[a] {
                 Next::Node(m) => Some(m),
@@ -441,7 +459,9 @@ impl LbrBot {
             // Not a round it answers in: the strategy's own play, as `cfr-eq` would play it.
             let width = s.tree.betting.actions();
             let legal = legal_at(&node, width);
-            let i = infoset(n, class(hand, node.round), td::opp_class(w.opp_last) as u8);
+            let i = s
+                .strategy
+                .infoset(n, class(hand, node.round), w.opp_last, w.lbr_drew);
             let p = policy(s.strategy.at(i), &legal[..width]);
             let u = f64::from(self.rng.unit());
             let mut acc = 0.0;
@@ -463,7 +483,6 @@ impl LbrBot {
         let me = usize::from(w.me);
         let (mine_in, level) = (node.contrib[me], node.contrib[1 - me]);
         let draws = 3u8.saturating_sub(node.round);
-        let opp = td::opp_class(w.lbr_drew) as u8;
         // Per hand of the range: its weight, `lbr`'s showdown share against it.
         let mut total = 0.0;
         let mut eq = 0.0;
@@ -485,7 +504,9 @@ impl LbrBot {
                 // The opponent's answer at the raise's node: fold, else it goes to a showdown
                 // for the raise's stake (a raise back is valued as a call, as in the paper).
                 let l = legal_at(next, width);
-                let i = infoset(m, class(q.hand, next.round), opp);
+                let i = s
+                    .strategy
+                    .infoset(m, class(q.hand, next.round), w.lbr_drew, w.opp_last);
                 let fold = policy(s.strategy.at(i), &l[..width])[FOLD];
                 let stake = f64::from(node.raise_to[a]);
                 ev[a] +=
@@ -664,7 +685,12 @@ mod tests {
         let mine = set("Kc Qd Jh 9s 8c");
         let node = s.tree.nodes[0];
         let l = legal_at(&node, 3);
-        let raise = |h: CardSet| policy(s.strategy.at(infoset(0, class(h, 0), 0)), &l[..3])[HALF];
+        let raise = |h: CardSet| {
+            policy(
+                s.strategy.at(s.strategy.infoset(0, class(h, 0), 0, 0)),
+                &l[..3],
+            )[HALF]
+        };
         let top = |h: CardSet| f64::from(15 - h.rank_mask().leading_zeros() as u8);
         // The class of the hands that raise, then the top card kept by those drawing one.
         let (_, class_mean) = exact(mine, |h| (raise(h), f64::from(class(h, 0))));
@@ -681,7 +707,7 @@ mod tests {
             for c in mine.iter() {
                 r.exclude(c);
             }
-            r.acted(s, 0, HALF, 0, mine, &mut rng);
+            r.acted(s, 0, HALF, (0, 0), mine, &mut rng);
             got_class += sampled(&r, |h| f64::from(class(h, 0))) / 10.0;
             r.drew(1, 3, mine, &mut rng);
             got_top += sampled(&r, top) / 10.0;

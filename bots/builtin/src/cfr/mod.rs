@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use pitboss_cards::CardSet;
-use pitboss_cfr::mccfr::infoset;
 use pitboss_cfr::strategy::Strategy;
 use pitboss_cfr::td::{self, Rng};
 use pitboss_cfr::tree::{
@@ -112,8 +111,9 @@ struct Walk {
     me: u8,
     seat: SeatNo,
     node: u32,
-    /// The opponent's last draw count.
+    /// The opponent's last draw count, and this bot's.
     opp_drew: u8,
+    own_drew: u8,
     /// Each position's chips in the pot, and its bet this round.
     contrib: [Chips; 2],
     bet: [Chips; 2],
@@ -196,7 +196,8 @@ fn defend_less(p: &mut [f32], real: f64, tree: f64, strength: f32, relax: f32) {
 /// the pot and all-in, a real bet read as the nearest of them by its share of the pot), the hand in
 /// each betting round as one of 18 classes (what the standard drawing rule of `pitboss-equity`
 /// does with it and how good the cards it keeps are; after the last draw, the made hand in 15
-/// classes) and the opponent's last draw count. It bets with the solved probabilities, sampled
+/// classes) and the last draw counts (both players' in fixed limit, the opponent's in pot and no
+/// limit). It bets with the solved probabilities, sampled
 /// from its seed, and draws by the standard rule, as the solver assumed; facing a real bet larger
 /// than the tree's it was read as, it continues less often, folding its weakest hands first. On top of the strategy
 /// it models its opponent: against one that folds too much it bets and raises more, against one
@@ -277,6 +278,8 @@ impl CfrBot {
                 Event::Discard { seat, count, .. } => {
                     if seat != w.seat {
                         w.opp_drew = count;
+                    } else {
+                        w.own_drew = count;
                     }
                     continue;
                 }
@@ -357,7 +360,9 @@ impl CfrBot {
         } else {
             td::final_class(hand)
         };
-        let i = infoset(w.node, class as u8, td::opp_class(w.opp_drew) as u8);
+        let i = s
+            .strategy
+            .infoset(w.node, class as u8, w.opp_drew, w.own_drew);
         let p = s.strategy.at(i)?;
         let width = p.len();
         let legal: Vec<bool> = node.next[..width]
@@ -435,6 +440,7 @@ impl Bot for CfrBot {
             seat: h.seat,
             node: 0,
             opp_drew: 0,
+            own_drew: 0,
             contrib: [0; 2],
             bet: [0; 2],
             chose: None,

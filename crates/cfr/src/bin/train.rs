@@ -17,6 +17,7 @@ use pitboss_cfr::tree::{Betting, Tree, TD_FL, TD_NL, TD_PL};
 ///   pitboss-cfr-train --out bots/builtin/strategy/27td-fl.cfr.zst
 ///   pitboss-cfr-train --game 27td-nl --out bots/builtin/strategy/27td-nl.cfr.zst
 ///   pitboss-cfr-train --iterations 2000000 --seed 7 --out /tmp/quick.cfr
+///   pitboss-cfr-train --game 27td-pl --draws opponent --out bots/builtin/strategy/27td-pl.cfr.zst
 #[derive(Parser)]
 #[command(version, verbatim_doc_comment)]
 struct Args {
@@ -29,6 +30,11 @@ struct Args {
     /// The seed of every card the training deals.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// What each player sees of the draws: `both` players' last draw counts (abstraction 2), or
+    /// the `opponent`'s alone (abstraction 1, what the shipped pot- and no-limit strategies were
+    /// trained on).
+    #[arg(long, default_value = "both", value_parser = ["both", "opponent"])]
+    draws: String,
     /// Where to write the strategy file (zstd-compressed when it ends in `.zst`, as the bot
     /// embeds it).
     #[arg(long)]
@@ -47,7 +53,11 @@ fn main() -> anyhow::Result<()> {
         bail!("--iterations must be at least 1");
     }
     let tree = Tree::new(betting);
-    let mut t = Trainer::new(tree, a.seed);
+    let draws = match a.draws.as_str() {
+        "opponent" => pitboss_cfr::td::OPP_DRAWS,
+        _ => pitboss_cfr::td::BOTH_DRAWS,
+    };
+    let mut t = Trainer::with_draws(tree, a.seed, draws);
     eprintln!(
         "{}: {} decision nodes, {} information sets; {} iterations from seed {}",
         a.game,
