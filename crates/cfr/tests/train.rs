@@ -97,10 +97,10 @@ fn the_trained_strategy_plays_the_extremes_sensibly() {
 }
 
 /// The strategy the house bot embeds is what the trainer makes from the seed and iterations in
-/// its header (five minutes on one core:
+/// its header (six or seven minutes on one core:
 /// `cargo test --release -p pitboss-cfr --test train -- --ignored`).
 #[test]
-#[ignore = "retrains the shipped strategy: about five minutes"]
+#[ignore = "retrains the shipped strategy: six or seven minutes"]
 fn the_shipped_strategy_is_rebuilt_byte_for_byte() {
     let shipped = pitboss_cfr::strategy::decompress(include_bytes!(
         "../../../bots/builtin/strategy/27td-fl.cfr.zst"
