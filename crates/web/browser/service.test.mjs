@@ -229,8 +229,9 @@ async function walkHand(game) {
     clean(p, `match ${game}`);
     await p.goto(`${base}/matches/${m.id}/hands/${n}`);
     const show = async (i) => {
+      // Null-safe: the viewer builds its page once the frames have arrived (viewer.test.mjs).
       await p.waitForFunction(
-        (want) => document.getElementById('step-counter').textContent === want,
+        (want) => document.getElementById('step-counter')?.textContent === want,
         `step ${i + 1} / ${steps}`,
       );
       assertEq(await p.locator('#street').textContent(), data.steps[i].street, `street at ${i + 1}`);

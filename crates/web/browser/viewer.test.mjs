@@ -64,8 +64,10 @@ function snapshot(p) {
 /** The DOM must show step `i` (0-based) of the frames. */
 async function expectStep(p, data, i) {
   const n = data.steps.length;
+  // Null-safe: with data-src the viewer builds its page only once the frames have arrived, and a
+  // predicate that throws ends the wait with an error instead of waiting.
   await p.waitForFunction(
-    (want) => document.getElementById('step-counter').textContent === want,
+    (want) => document.getElementById('step-counter')?.textContent === want,
     `step ${i + 1} / ${n}`,
   );
   const got = await snapshot(p);
