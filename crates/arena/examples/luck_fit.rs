@@ -8,8 +8,9 @@
 //! alike (its samples divided by its raw sd).
 //!
 //! Environment: `LUCK_MODEL=allin:N` fits the all-in model, `stacks:N` the model that knows the
-//! stacks (its entries once the betting is over are not used: `P` is the pot there), else the
-//! strength model;
+//! stacks (its entries once the betting is over are not used: `P` is the pot there), `sized:N`
+//! the referee's model (as `stacks:N`, and in pot- and no-limit triple draw the size term's `γ`
+//! per street and class, printed as Rust for `Scale::for_game`), else the strength model;
 //! `ONLY_GAME=stud8-fl` one game; `TABLE=equity,hilo` one table of those bots instead of the
 //! game's ten; `DUP=1` fits and checks duplicate units (each deal in every seat rotation, a
 //! sample one bot's sum), `DUP=both` fits plain hands and duplicate units together (the default
@@ -23,7 +24,8 @@ use pitboss_protocol::MatchStart;
 use pitboss_rules::{Preset, Seat, TableSetup};
 
 const STREETS: usize = Scale::LEN;
-const FEATURES: usize = 4 * STREETS;
+const SIZED: usize = 6 * pitboss_luck::sized::CLASSES;
+const FEATURES: usize = 4 * STREETS + SIZED;
 
 /// One seat's hand: the features and the net.
 type Sample = ([f64; FEATURES], f64);
@@ -90,6 +92,12 @@ fn samples(game: &str, bots: &[&str], hands: u64, seed: u64, dup: bool, out: &mu
                 x[i][2 * STREETS + 2 * s] += l * c.pot as f64;
                 x[i][2 * STREETS + 2 * s + 1] += l * unit;
             }
+            let k = pitboss_luck::sized::CLASSES;
+            for (i, f) in c.sized.iter().enumerate() {
+                for (j, v) in f.iter().enumerate() {
+                    x[i][4 * STREETS + k * usize::from(c.street).min(5) + j] += v;
+                }
+            }
         });
         if dup {
             for (i, (_, net)) in hand.net().enumerate() {
@@ -116,6 +124,7 @@ fn model() -> Model {
     match std::env::var("LUCK_MODEL") {
         Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:SAMPLES")),
         Ok(m) if m.starts_with("stacks:") => Model::Stacks(m[7..].parse().expect("stacks:SAMPLES")),
+        Ok(m) if m.starts_with("sized:") => Model::Sized(m[6..].parse().expect("sized:SAMPLES")),
         _ => Model::Strength,
     }
 }
@@ -177,7 +186,16 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_000);
-    let games: [(&str, &[&[&str]]); 2] = [
+    let td_big: &[&[&str]] = &[
+        &["equity", "lowball"],
+        &["adaptive", "lowball"],
+        &["equity", "adaptive"],
+        &["cfr", "equity"],
+        &["lowball", "raise"],
+        &["call", "raise"],
+        &["equity", "adaptive", "lowball", "raise", "call", "random"],
+    ];
+    let games: [(&str, &[&[&str]]); 4] = [
         (
             "27td-fl",
             &[
@@ -205,6 +223,8 @@ fn main() {
                 ],
             ],
         ),
+        ("27td-pl", td_big),
+        ("27td-nl", td_big),
     ];
     let only = std::env::var("ONLY_GAME").ok();
     for (game, tables) in games {
@@ -212,18 +232,30 @@ fn main() {
             continue;
         }
         let (mut train, mut test) = (Vec::new(), Vec::new());
-        // `TABLE=equity,hilo` fits one table of those bots instead of the game's five.
-        let custom: Option<Vec<String>> = std::env::var("TABLE")
-            .ok()
-            .map(|t| t.split(',').map(str::to_string).collect());
-        let custom_refs: Option<Vec<&str>> = custom
-            .as_ref()
-            .map(|v| v.iter().map(String::as_str).collect());
-        let one;
+        // `TABLE=equity,hilo;adaptive,hilo` fits those tables instead of the game's; `CHECK=…`
+        // (same form) tables only checked, held out of the fit.
+        let parse = |var: &str| -> Option<Vec<Vec<String>>> {
+            std::env::var(var).ok().map(|t| {
+                t.split(';')
+                    .map(|b| b.split(',').map(str::to_string).collect())
+                    .collect()
+            })
+        };
+        let (custom, check) = (parse("TABLE"), parse("CHECK").unwrap_or_default());
+        let custom_refs: Option<Vec<Vec<&str>>> = custom.as_ref().map(|v| {
+            v.iter()
+                .map(|b| b.iter().map(String::as_str).collect())
+                .collect()
+        });
+        let check_refs: Vec<Vec<&str>> = check
+            .iter()
+            .map(|b| b.iter().map(String::as_str).collect())
+            .collect();
+        let owned: Vec<&[&str]>;
         let tables: &[&[&str]] = match &custom_refs {
             Some(v) => {
-                one = [v.as_slice()];
-                &one
+                owned = v.iter().map(Vec::as_slice).collect();
+                &owned
             }
             None => tables,
         };
@@ -248,6 +280,11 @@ fn main() {
             let mut te = Vec::new();
             samples(game, bots, hands, 2, mode == "1", &mut te);
             tests.push((bots.join("-"), te));
+        }
+        for bots in &check_refs {
+            let mut te = Vec::new();
+            samples(game, bots, hands, 2, mode == "1", &mut te);
+            tests.push((format!("{} (held out)", bots.join("-")), te));
         }
         let beta = fit(&train);
         let pot_only = {
@@ -285,5 +322,15 @@ fn main() {
                 row.join(", ")
             );
         }
+        let k = pitboss_luck::sized::CLASSES;
+        let rows: Vec<String> = (0..6)
+            .map(|s| {
+                let g: Vec<String> = (0..k)
+                    .map(|j| format!("{:.4}", beta[4 * STREETS + k * s + j]))
+                    .collect();
+                format!("[{}]", g.join(", "))
+            })
+            .collect();
+        println!("  size term γ by street: [{}]", rows.join(", "));
     }
 }

@@ -290,8 +290,11 @@ impl MatchConfig {
                 return Err(err(
                     "luck_model",
                     format!(
-                        "{name:?}: a value model this version does not know (it knows {:?})",
-                        pitboss_luck::MODEL_NAME
+                        "{name:?}: a value model this version does not know (it knows {:?}, {:?} \
+                         and {:?})",
+                        pitboss_luck::MODEL_NAME,
+                        pitboss_luck::SIZED_MODEL_NAME,
+                        pitboss_luck::LEGACY_MODEL_NAME
                     ),
                 ));
             }

@@ -9,7 +9,8 @@
 //! inflate it little), best of five passes: `cargo bench -p pitboss-luck --bench cost`
 //! (`HANDS=5000 ONLY=stud8-fl:8` or `ONLY=27td-nl:2:shove` for fewer hands of one table;
 //! `LUCK_MODEL=strength` for the showdown-now model, `allin:N` for the all-in model without the
-//! stacks, `stacks:N` for another base of its deals).
+//! stacks, `stacks:N` for another base of its deals, `sized:N` for the opt-in model `sized48`,
+//! whose size term costs most heads-up in big-bet triple draw: `ONLY=27td-nl:2`).
 
 use pitboss_cards::Deck;
 use pitboss_luck::{Adjuster, Model};
@@ -80,6 +81,7 @@ fn main() {
         ("stud8-fl", 2, false),
         ("27td-nl", 6, false),
         ("27td-nl", 6, true),
+        ("27td-nl", 2, false),
         ("27td-nl", 2, true),
         ("stud8-nl", 8, false),
         ("stud8-nl", 8, true),
@@ -96,6 +98,7 @@ fn main() {
         let model = match std::env::var("LUCK_MODEL") {
             Ok(m) if m.starts_with("allin:") => Model::AllIn(m[6..].parse().expect("allin:N")),
             Ok(m) if m.starts_with("stacks:") => Model::Stacks(m[7..].parse().expect("stacks:N")),
+            Ok(m) if m.starts_with("sized:") => Model::Sized(m[6..].parse().expect("sized:N")),
             Ok(m) if m == "strength" => Model::Strength,
             _ => Model::recommended(game.variant),
         };

@@ -82,6 +82,17 @@
 //! of the cards after an all-in leaves the result (up to the sampler's noise), rather than the
 //! part a fitted scale of the pot catches. Measured in the README (pot and no limit).
 //!
+//! # Bet sizes (opt-in)
+//!
+//! In pot and no limit the chips a card moves depend on how much of the stacks behind will still
+//! go in, which the pot so far does not say. [`Model::Sized`] (`luck_model = "sized48"` in a match
+//! file) adds, heads-up in triple draw while both seats can bet, a term `B · γ · (s − ½)` by the
+//! class of the weaker holding (module [`sized`]), mean-zero like the rest. Its `γ`, fitted on
+//! the sound house bots, predicts stacks going in when both hands are good: right for bots that
+//! bet their hands, wrong for bots whose betting ignores their cards (a calling station): it is
+//! unbiased for both, but widens the second kind's intervals, so it is not the default (README,
+//! measured).
+//!
 //! # Cost
 //!
 //! Strength model: a dealt card to seat `r` changes only `r`'s key; the others' best keys are
@@ -97,10 +108,11 @@
 
 mod allin;
 mod draw_allin;
+pub mod sized;
 pub mod value;
 
 use pitboss_cards::{Card, CardSet, Rank, Suit};
-use pitboss_rules::{Event, Game, Seat, Variant, MAX_SEATS};
+use pitboss_rules::{Event, Game, Seat, Structure, Variant, MAX_SEATS};
 
 /// Which value estimate `V` the corrections use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +134,11 @@ pub enum Model {
     /// by the standard drawing rule), one correction per seat's cards of a draw. Needs the stacks
     /// ([`Adjuster::with_stacks`]); without them it is [`Model::AllIn`].
     Stacks(u32),
+    /// Opt-in ([`SIZED_MODEL_NAME`]): as [`Model::Stacks`], with the scale fitted per betting
+    /// structure ([`Scale::for_game`]) and, in pot- and no-limit triple draw heads-up, the size
+    /// term of module [`sized`] (how much of the stacks behind both hands will put in). Elsewhere
+    /// it is [`Model::Stacks`] to the bit.
+    Sized(u32),
 }
 
 impl Model {
@@ -144,12 +161,14 @@ impl Model {
     }
 
     /// The model recorded as `name` in a plan, for `variant`: `None` (plans made before names were
-    /// recorded) the strength model, [`MODEL_NAME`] the recommended one, [`LEGACY_MODEL_NAME`]
+    /// recorded) the strength model, [`MODEL_NAME`] the recommended one, [`SIZED_MODEL_NAME`]
+    /// the opt-in [`Model::Sized`], [`LEGACY_MODEL_NAME`]
     /// the one before it; any other name is unknown to this version.
     pub fn by_name(name: Option<&str>, variant: Variant) -> Option<Model> {
         match name {
             None => Some(Model::Strength),
             Some(MODEL_NAME) => Some(Model::recommended(variant)),
+            Some(SIZED_MODEL_NAME) => Some(Model::Sized(STUD_SAMPLES)),
             Some(LEGACY_MODEL_NAME) => Some(Model::legacy(variant)),
             Some(_) => None,
         }
@@ -160,6 +179,11 @@ impl Model {
 /// or merged tournament keeps the model it began with (a plan without a name is from before the
 /// all-in model: [`Model::by_name`] gives the strength model for it).
 pub const MODEL_NAME: &str = "stacks48";
+
+/// The name of [`Model::Sized`], chosen in a match file (`luck_model = "sized48"`); not the
+/// default, because its size term, fitted on sound bots, widens the intervals of bots that never
+/// put stacks in with strong hands (README, issue #28).
+pub const SIZED_MODEL_NAME: &str = "sized48";
 
 /// The name of the model before the stacks were taken into account ([`Model::legacy`]).
 pub const LEGACY_MODEL_NAME: &str = "allin48";
@@ -184,6 +208,9 @@ pub struct Chance<'a> {
     /// All-in model: the low part, the change of the seat's expected low half minus the live
     /// seats' mean (so that it sums to zero); zero for the strength model.
     pub low_shares: &'a [f64],
+    /// [`Model::Sized`]: the size features of module [`sized`] times the chips behind, for each
+    /// seat (the correction adds `Σ_j γ_j` times them); zero elsewhere.
+    pub sized: &'a [[f64; sized::CLASSES]],
     /// Betting rounds begun before the card (0: cards before the first round; stud street − 3).
     pub street: u8,
     /// Chips committed so far by all seats.
@@ -262,6 +289,9 @@ pub struct Adjuster {
     delta: [f64; MAX_SEATS],
     share_delta: [f64; MAX_SEATS],
     low_delta: [f64; MAX_SEATS],
+    sized_delta: [[f64; sized::CLASSES]; MAX_SEATS],
+    /// Pot or no limit: the size term of [`Model::Sized`] applies.
+    big_bet: bool,
     street: u8,
     unit: f64,
     scale: Scale,
@@ -300,11 +330,20 @@ struct Group {
 /// --release -p pitboss-arena --example luck_fit`), so that `P` approximates how many chips the
 /// luck of a card moves by the end of the hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scale(pub [(f64, f64); Scale::LEN], pub [(f64, f64); Scale::LEN]);
+pub struct Scale(
+    pub [(f64, f64); Scale::LEN],
+    pub [(f64, f64); Scale::LEN],
+    /// [`Model::Sized`]: `γ` of the size term (module [`sized`]) per street and class.
+    pub [[f64; sized::CLASSES]; 6],
+);
 
 impl Scale {
     /// `P` = the pot so far (no fitting).
-    pub const POT: Scale = Scale([(1.0, 0.0); Scale::LEN], [(0.0, 0.0); Scale::LEN]);
+    pub const POT: Scale = Scale(
+        [(1.0, 0.0); Scale::LEN],
+        [(0.0, 0.0); Scale::LEN],
+        [[0.0; sized::CLASSES]; 6],
+    );
 
     /// Entries: six streets for each of the strength model, and the all-in model with two, three
     /// or four, and five or more live seats (how far shares move, and how big the pot grows,
@@ -357,9 +396,75 @@ impl Scale {
                 low[6..24].copy_from_slice(&STUD_ALLIN_LOW);
             }
         }
-        Scale(t, low)
+        Scale(t, low, [[0.0; sized::CLASSES]; 6])
+    }
+
+    /// The fitted scale of [`Model::Sized`] for a game: fixed limit as [`Scale::fitted`]; pot and
+    /// no limit fitted on their own (`LUCK_MODEL=sized:48 ONLY_GAME=… luck_fit`), where the size
+    /// term carries what the pot so far cannot say.
+    pub fn for_game(game: &Game) -> Scale {
+        let mut s = Scale::fitted(game.variant);
+        match (game.variant, game.structure) {
+            (_, Structure::FixedLimit) => {}
+            (Variant::TripleDraw, Structure::PotLimit) => {
+                s.0[..6].copy_from_slice(&TD_PL.0);
+                s.2 = TD_PL.1;
+            }
+            (Variant::TripleDraw, Structure::NoLimit) => {
+                s.0[..6].copy_from_slice(&TD_NL.0);
+                s.2 = TD_NL.1;
+            }
+            (Variant::StudHiLo, _) => {}
+        }
+        s
     }
 }
+
+/// Pot-limit triple draw: `P` of the strength model per street, `γ` of the size term per street
+/// and class of the weaker holding. `T="adaptive,lowball;equity,adaptive;cfr,equity;cfr,lowball;
+/// cfr,adaptive;lowball,lowball;equity,equity" LUCK_MODEL=sized:48 ONLY_GAME=27td-pl TABLE="$T"
+/// CHECK="equity,lowball;lowball,raise;call,raise;call,equity" luck_fit 20000` (heads-up tables of
+/// the sound bots, seed 1; checked on seed 2, `equity`–`lowball` held out of the fit): held-out
+/// sd per hand `equity`–`lowball` 1617.8 raw, 1519.4 with `P` = pot, 1209.1 fitted.
+const TD_PL: ([(f64, f64); 6], [[f64; sized::CLASSES]; 6]) = (
+    [
+        (0.0, 0.017),
+        (0.693, 0.036),
+        (1.058, 0.033),
+        (1.320, 0.026),
+        (1.0, 0.0),
+        (1.0, 0.0),
+    ],
+    [
+        [0.0018, 0.0015, 0.0015, 0.4903, 1.2351],
+        [-0.0124, -0.0083, -0.0111, 1.2373, 2.0716],
+        [-0.0230, -0.0181, -0.0022, 1.1075, 1.7165],
+        [-0.0170, -0.0194, -0.0070, 0.4942, 1.4734],
+        [0.0; sized::CLASSES],
+        [0.0; sized::CLASSES],
+    ],
+);
+
+/// No-limit triple draw, as [`TD_PL`] (`ONLY_GAME=27td-nl`): `equity`–`lowball` 1617.8 raw,
+/// 1519.4 with `P` = pot, 1189.9 fitted.
+const TD_NL: ([(f64, f64); 6], [[f64; sized::CLASSES]; 6]) = (
+    [
+        (0.0, 0.030),
+        (0.803, 0.037),
+        (1.179, 0.034),
+        (1.475, 0.031),
+        (1.0, 0.0),
+        (1.0, 0.0),
+    ],
+    [
+        [0.0021, 0.0019, 0.0014, 1.0379, 1.9252],
+        [-0.0140, -0.0096, -0.0122, 1.2852, 2.0523],
+        [-0.0285, -0.0245, -0.0006, 1.1683, 1.7107],
+        [-0.0244, -0.0267, 0.0013, 0.5543, 1.8366],
+        [0.0; sized::CLASSES],
+        [0.0; sized::CLASSES],
+    ],
+);
 
 /// The fitted all-in entries of stud (two, three or four, five or more live seats; six streets):
 /// `DUP=both LUCK_MODEL=allin:48 ONLY_GAME=stud8-fl luck_fit 10000` (ten tables, heads-up to
@@ -426,9 +531,14 @@ impl Adjuster {
             delta: [0.0; MAX_SEATS],
             share_delta: [0.0; MAX_SEATS],
             low_delta: [0.0; MAX_SEATS],
+            sized_delta: [[0.0; sized::CLASSES]; MAX_SEATS],
+            big_bet: game.structure != Structure::FixedLimit,
             street: 0,
             unit: game.unit() as f64,
-            scale: Scale::fitted(game.variant),
+            scale: match model {
+                Model::Sized(_) => Scale::for_game(game),
+                _ => Scale::fitted(game.variant),
+            },
             cache: [None; MAX_SEATS],
             dealt: None,
             allin: None,
@@ -497,7 +607,10 @@ impl Adjuster {
         self.stale = false;
         self.group = None;
         let draw = self.variant == Variant::TripleDraw;
-        let grouped = matches!(self.model, Model::AllIn(_) | Model::Stacks(_)) && !draw;
+        let grouped = matches!(
+            self.model,
+            Model::AllIn(_) | Model::Stacks(_) | Model::Sized(_)
+        ) && !draw;
         let mut informed = true;
         for (index, e) in events.iter().enumerate() {
             if self.group.is_some() && !matches!(e, Event::Deal { card: Some(_), .. }) {
@@ -577,6 +690,7 @@ impl Adjuster {
                             corrections: &self.delta[..seats],
                             shares: &self.share_delta[..seats],
                             low_shares: &self.low_delta[..seats],
+                            sized: &self.sized_delta[..seats],
                             street: self.street,
                             pot: self.st.pot(),
                             scale_index: Scale::index(self.street, false, 0),
@@ -614,6 +728,7 @@ impl Adjuster {
                             corrections: &self.delta[..seats],
                             shares: &self.share_delta[..seats],
                             low_shares: &self.low_delta[..seats],
+                            sized: &self.sized_delta[..seats],
                             street: self.street,
                             pot: self.st.pot(),
                             scale_index: Scale::index(self.street, false, 0),
@@ -703,6 +818,7 @@ impl Adjuster {
             corrections: &self.delta[..seats],
             shares: &self.share_delta[..seats],
             low_shares: &self.low_delta[..seats],
+            sized: &[[0.0; sized::CLASSES]; MAX_SEATS][..seats],
             street: self.street,
             pot: self.st.pot(),
             scale_index: if closed {
@@ -716,7 +832,7 @@ impl Adjuster {
     /// Whether the model scales the pot share by the pot itself now: it knows the stacks and
     /// nobody can bet any more.
     fn closed_now(&self) -> bool {
-        matches!(self.model, Model::Stacks(_)) && self.st.closed()
+        matches!(self.model, Model::Stacks(_) | Model::Sized(_)) && self.st.closed()
     }
 
     /// Triple draw: whether the next cards are corrected by the all-in shares of module
@@ -751,9 +867,13 @@ impl Adjuster {
         // interval by about 2% more.
         let live = self.st.live_count().max(1);
         let samples = match self.model {
-            Model::AllIn(base) | Model::Stacks(base) if live <= 2 => 2 * base.max(1),
-            Model::AllIn(base) | Model::Stacks(base) if live <= 4 => 3 * base.max(1) / live as u32,
-            Model::AllIn(base) | Model::Stacks(base) => (2 * base.max(1) / live as u32).max(1),
+            Model::AllIn(b) | Model::Stacks(b) | Model::Sized(b) if live <= 2 => 2 * b.max(1),
+            Model::AllIn(b) | Model::Stacks(b) | Model::Sized(b) if live <= 4 => {
+                3 * b.max(1) / live as u32
+            }
+            Model::AllIn(b) | Model::Stacks(b) | Model::Sized(b) => {
+                (2 * b.max(1) / live as u32).max(1)
+            }
             _ => 1,
         };
         let mut out = allin::Shares::default();
@@ -815,7 +935,7 @@ impl Adjuster {
         let mut mean = [0.0; MAX_SEATS];
         self.dealt = None;
         match (to, self.model) {
-            (Some(r), Model::Strength | Model::AllIn(_) | Model::Stacks(_)) => {
+            (Some(r), Model::Strength | Model::AllIn(_) | Model::Stacks(_) | Model::Sized(_)) => {
                 let dealt = self.mean_fast(r.index(), c, candidates, &mut mean, &mut actual);
                 self.dealt = dealt.map(|hi| Keys { hi, lo: 0 });
             }
@@ -844,6 +964,48 @@ impl Adjuster {
             self.delta[i] = p * self.share_delta[i];
             self.low_delta[i] = 0.0;
         }
+        self.sized_delta = [[0.0; sized::CLASSES]; MAX_SEATS];
+        if let Some((r, o, behind)) = to.and_then(|r| self.sized_pair(r.index())) {
+            let other = self.cache[o].expect("filled above").hi;
+            let d = sized::deltas(
+                self.st.held[r],
+                c,
+                candidates,
+                other,
+                self.ace_five_straight,
+            );
+            let gamma = &self.scale.2[usize::from(self.street).min(5)];
+            let mut add = 0.0;
+            for (j, v) in d.iter().enumerate() {
+                self.sized_delta[r][j] = behind * v;
+                self.sized_delta[o][j] = -behind * v;
+                add += gamma[j] * behind * v;
+            }
+            self.delta[r] += add;
+            self.delta[o] -= add;
+        }
+    }
+
+    /// [`Model::Sized`]: whether a card to seat `r` takes the size term — pot- or no-limit triple
+    /// draw, two live seats (`r` and `o`), both with chips behind — and the chips the shorter of
+    /// them has behind (what can still go in).
+    fn sized_pair(&self, r: usize) -> Option<(usize, usize, f64)> {
+        let st = &self.st;
+        if !matches!(self.model, Model::Sized(_))
+            || !self.big_bet
+            || self.variant != Variant::TripleDraw
+            || st.stack[0] == 0
+            || st.live_count() != 2
+            || !st.live[r]
+            || st.closed()
+        {
+            return None;
+        }
+        let o = (0..st.n).find(|&i| st.live[i] && i != r)?;
+        let behind = st.stack[r]
+            .saturating_sub(st.total[r])
+            .min(st.stack[o].saturating_sub(st.total[o]));
+        Some((r, o, behind as f64))
     }
 
     /// [`Adjuster::mean_fast`] in deuce-to-seven: no low, three outcomes (worse, equal, better than
@@ -1408,6 +1570,10 @@ mod tests {
                 Some(Model::Stacks(super::STUD_SAMPLES))
             );
         }
+        assert_eq!(
+            Model::by_name(Some(super::SIZED_MODEL_NAME), Variant::TripleDraw),
+            Some(Model::Sized(super::STUD_SAMPLES))
+        );
         assert_eq!(Model::by_name(Some("allin99"), Variant::StudHiLo), None);
     }
 

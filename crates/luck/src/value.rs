@@ -109,6 +109,13 @@ const D27_GOOD: u32 = 1 << 26;
 /// or above it.
 pub const D27_NO_PAIR: u32 = 1 << 25;
 
+/// The top card of a no-pair deuce-to-seven key ([`d27_key`]) in half ranks (deuce 0, seven 10,
+/// eight 12, nine 14, a missing card 15, ten 16 …); `None` for a key with a pair or worse.
+#[inline]
+pub fn d27_top_half(key: u32) -> Option<u32> {
+    (key >= D27_NO_PAIR).then(|| (D27_GOOD - key) >> 20)
+}
+
 /// The ranks of a no-pair holding in half ranks, highest first, missing cards virtual, packed.
 #[inline]
 fn packed_halves(mut mask: u16, k: usize) -> u32 {

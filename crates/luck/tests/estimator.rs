@@ -335,12 +335,98 @@ fn all_in_corrections_have_conditional_mean_zero() {
     assert!(closed[0] > 15 && closed[1] > 15, "{closed:?}");
 }
 
+/// The size term of [`Model::Sized`] (pot- and no-limit triple draw heads-up, while both seats
+/// can bet) has exact conditional mean zero: each card event with the term is replayed with every
+/// card the stub could have dealt.
+#[test]
+fn sized_corrections_have_conditional_mean_zero() {
+    let (mut checked, mut sized) = (0, 0);
+    hands_of(
+        &[
+            setup("27td-nl", 2),
+            setup("27td-pl", 2),
+            short("27td-nl", 2),
+        ],
+        120,
+        &mut |p, seats| {
+            let events = p.hand.events();
+            let mut adj = adjuster(&p.game, &p.stacks, Model::Sized(16));
+            let mut chances = Vec::new();
+            adj.replay(seats, events, |c| {
+                let with_term = c.sized.iter().flatten().any(|v| *v != 0.0);
+                let over = c.scale_index >= pitboss_luck::Scale::closed_index(0);
+                if !over {
+                    chances.push((c.index, c.candidates, with_term));
+                }
+            });
+            for &(index, candidates, with_term) in chances.iter().step_by(3) {
+                sized += usize::from(with_term);
+                let mut sum = vec![0.0; seats];
+                let mut size_sum = 0.0;
+                let mut scale = 0.0f64;
+                let mut prefix = events[..=index].to_vec();
+                for x in candidates.iter() {
+                    prefix[index] = with_card(&events[index], x);
+                    let mut got = None;
+                    adj.replay(seats, &prefix, |c| {
+                        if c.index == index {
+                            got = Some((c.corrections.to_vec(), c.sized[0]));
+                        }
+                    });
+                    let (got, size) = got.expect("corrected for every card");
+                    for (s, g) in sum.iter_mut().zip(&got) {
+                        *s += g;
+                        scale = scale.max(g.abs());
+                    }
+                    size_sum += size.iter().sum::<f64>();
+                }
+                let k = f64::from(candidates.len());
+                for s in sum.iter().chain([&size_sum]) {
+                    assert!(
+                        (s / k).abs() <= 1e-9 * scale.max(1.0),
+                        "mean {} at event {index}",
+                        s / k
+                    );
+                }
+                checked += 1;
+            }
+        },
+    );
+    assert!(checked > 1000, "{checked}");
+    assert!(sized > 500, "the size term applied at {sized} events");
+}
+
+/// [`Model::Sized`] is [`Model::Stacks`] to the bit wherever its size term and its own scale do
+/// not apply: fixed limit, stud, full tables.
+#[test]
+fn the_sized_model_is_the_stacks_model_outside_big_bet_triple_draw() {
+    let mut same = 0;
+    sample_hands_and_short(&mut |p, seats| {
+        let big_bet_draw = matches!(p.game.variant, pitboss_rules::Variant::TripleDraw)
+            && p.game.structure != pitboss_rules::Structure::FixedLimit;
+        if big_bet_draw {
+            return;
+        }
+        let (mut a, mut b) = (vec![0.0; seats], vec![0.0; seats]);
+        adjuster(&p.game, &p.stacks, Model::Stacks(48)).hand(seats, p.hand.events(), &mut a);
+        adjuster(&p.game, &p.stacks, Model::Sized(48)).hand(seats, p.hand.events(), &mut b);
+        assert_eq!(a, b);
+        same += usize::from(a.iter().any(|x| *x != 0.0));
+    });
+    assert!(same > 300, "{same}");
+}
+
 #[test]
 fn corrections_sum_to_zero_over_the_seats() {
     let mut nonzero = 0;
     sample_hands_and_short(&mut |p, seats| {
         let mut out = vec![0.0; seats];
-        for model in [Model::Strength, Model::AllIn(48), Model::Stacks(48)] {
+        for model in [
+            Model::Strength,
+            Model::AllIn(48),
+            Model::Stacks(48),
+            Model::Sized(48),
+        ] {
             adjuster(&p.game, &p.stacks, model).hand(seats, p.hand.events(), &mut out);
             let total: f64 = out.iter().sum();
             let size: f64 = out.iter().map(|x| x.abs()).sum();
@@ -388,6 +474,7 @@ fn check_unbiased(hands: u64) {
         ("stud8-fl", setup("stud8-fl", 8)),
         ("27td-nl short", short("27td-nl", 2)),
         ("stud8-nl short", short("stud8-nl", 2)),
+        ("27td-nl", setup("27td-nl", 2)),
     ] {
         let seats = s.stacks.len();
         for model in [
@@ -395,9 +482,13 @@ fn check_unbiased(hands: u64) {
             Model::Noise,
             Model::AllIn(48),
             Model::Stacks(48),
+            Model::Sized(48),
         ] {
             if model == Model::AllIn(48) && preset.starts_with("27td") {
                 continue; // the all-in model is the strength model in triple draw
+            }
+            if preset == "27td-nl" && model != Model::Sized(48) {
+                continue; // deep heads-up no limit: for the size term
             }
             let (mean, se, raw_sd, adj_sd) = bias(&s, model, hands, 5);
             eprintln!(
