@@ -26,11 +26,10 @@ use pitboss_cards::{Card, CardSet};
 use pitboss_cfr::td::{self, Rng};
 use pitboss_cfr::tree::{Next, Node, ALL_IN, CALL, FOLD, HALF};
 use pitboss_equity::draw;
-use pitboss_protocol::{
-    ActRequest, Action, Bot, Chips, Event, HandEnd, HandStart, MatchStart, SeatNo,
-};
+use pitboss_protocol::{ActRequest, Action, Bot, Chips, Event, HandEnd, HandStart, MatchStart};
 
-use super::{nearest_raise, share, solved, solved_game, Game};
+use super::reader::{self, Reader, Step};
+use super::{share, solved, solved_game, Game};
 use crate::exploit::standard_draw;
 use crate::util;
 use crate::AdaptiveBot;
@@ -270,15 +269,10 @@ fn play_out(mut a: CardSet, mut b: CardSet, mut dead: CardSet, draws: u8, rng: &
 /// The hand being played against the strategy.
 #[derive(Clone, Debug)]
 struct Walk {
-    /// `lbr`'s position in the tree (0: the button) and seat.
-    me: u8,
-    seat: SeatNo,
+    /// The betting read by tree position, as `cfr` reads it.
+    r: Reader,
     /// The node reached; `None` once the hand left the tree.
     node: Option<u32>,
-    contrib: [Chips; 2],
-    bet: [Chips; 2],
-    /// The tree action of `lbr`'s own last raise.
-    chose: Option<usize>,
     /// `lbr`'s last draw count (what the opponent's strategy reads), the opponent's draws so
     /// far and its last draw count (what `lbr` reads where it plays the strategy).
     lbr_drew: u8,
@@ -287,16 +281,6 @@ struct Walk {
     /// Every card `lbr` has held this hand.
     mine: CardSet,
     range: Range,
-}
-
-impl Walk {
-    fn pos(&self, seat: SeatNo) -> usize {
-        usize::from(if seat == self.seat {
-            self.me
-        } else {
-            1 - self.me
-        })
-    }
 }
 
 /// `lbr` is a local best response (Lisý and Bowling, "Equilibrium Approximation Quality of Current
@@ -360,28 +344,18 @@ impl LbrBot {
         };
         let rng = &mut self.rng;
         for e in events {
-            let k = match *e {
-                Event::Round { .. } => {
-                    w.bet = [0; 2];
-                    continue;
-                }
-                Event::Blind { seat, amount, .. } => {
-                    let p = w.pos(seat);
-                    w.bet[p] += amount;
-                    w.contrib[p] += amount;
-                    continue;
-                }
+            match *e {
                 Event::Deal {
                     seat,
                     card: Some(c),
                     ..
-                } if seat == w.seat => {
+                } if seat == w.r.seat => {
                     w.mine.insert(c);
                     w.range.exclude(c);
                     continue;
                 }
                 Event::Discard { seat, count, .. } => {
-                    if seat == w.seat {
+                    if seat == w.r.seat {
                         w.lbr_drew = count;
                     } else {
                         let left = 3u8.saturating_sub(w.opp_draws);
@@ -391,41 +365,12 @@ impl LbrBot {
                     }
                     continue;
                 }
-                Event::Fold { seat } => (w.pos(seat), FOLD),
-                Event::Check { seat } => (w.pos(seat), CALL),
-                Event::Call { seat, amount, .. } => {
-                    let p = w.pos(seat);
-                    w.bet[p] += amount;
-                    w.contrib[p] += amount;
-                    (p, CALL)
-                }
-                Event::Raise {
-                    seat, to, all_in, ..
-                } => {
-                    let p = w.pos(seat);
-                    let level = w.bet[0].max(w.bet[1]);
-                    let pot_after_call = w.contrib[0] + w.contrib[1] + (level - w.bet[p]);
-                    let a = match (w.node, w.chose) {
-                        (_, Some(a)) if p == usize::from(w.me) => a,
-                        _ if game == Game::Fl => HALF,
-                        (Some(n), _) => nearest_raise(
-                            &s.tree.nodes[n as usize],
-                            to.saturating_sub(level),
-                            pot_after_call,
-                            all_in,
-                        ),
-                        (None, _) => HALF,
-                    };
-                    w.contrib[p] += to - w.bet[p];
-                    w.bet[p] = to;
-                    (p, a)
-                }
-                _ => continue,
-            };
-            let (p, a) = k;
-            if p == usize::from(w.me) {
-                w.chose = None;
+                _ => {}
             }
+            let node = w.node.map(|n| &s.tree.nodes[n as usize]);
+            let Step::Act { p, a, .. } = w.r.read(e, game, node) else {
+                continue;
+            };
             let Some(n) = w.node else {
                 continue;
             };
@@ -434,7 +379,7 @@ impl LbrBot {
                 w.node = None;
                 continue;
             }
-            if p != usize::from(w.me) && node.next[a] != Next::Illegal {
+            if !w.r.mine(p) && node.next[a] != Next::Illegal {
                 w.range
                     .acted(s, n, a, (w.lbr_drew, w.opp_last), w.mine, rng);
             }
@@ -451,7 +396,7 @@ impl LbrBot {
         let w = self.walk.as_mut()?;
         let n = w.node?;
         let node = s.tree.nodes[n as usize];
-        if usize::from(node.player) != usize::from(w.me) || req.view.cards.len() != 5 {
+        if node.player != w.r.me || req.view.cards.len() != 5 {
             return None;
         }
         let hand: CardSet = req.view.cards.iter().collect();
@@ -480,7 +425,7 @@ impl LbrBot {
         w.range.fill(w.mine, &mut self.rng);
         let width = s.tree.betting.actions();
         let legal = legal_at(&node, width);
-        let me = usize::from(w.me);
+        let me = usize::from(w.r.me);
         let (mine_in, level) = (node.contrib[me], node.contrib[1 - me]);
         let draws = 3u8.saturating_sub(node.round);
         // Per hand of the range: its weight, `lbr`'s showdown share against it.
@@ -548,7 +493,7 @@ fn play(req: &ActRequest, game: Game, node: &Node, a: usize, w: &mut Walk) -> Op
             util::raise_to(&req.legal, to)?
         }
     };
-    w.chose = Some(a);
+    w.r.chose = Some(a);
     Some(action)
 }
 
@@ -559,19 +504,11 @@ impl Bot for LbrBot {
     }
 
     fn hand_start(&mut self, h: &HandStart) {
-        // The stacks `cfr` plays from the strategy with (`CfrBot::hand_start`).
-        let fits = |&(g, bb): &(Game, Chips)| match g {
-            Game::Fl => h.stacks.iter().all(|&s| s >= 24 * bb),
-            Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
-        };
-        self.solved = h.seats == 2 && self.game.as_ref().is_some_and(fits);
+        // The hands `cfr` plays from the strategy.
+        self.solved = reader::on_tree(h, self.game);
         self.walk = self.solved.then(|| Walk {
-            me: u8::from(h.seat != h.button),
-            seat: h.seat,
+            r: Reader::new(h.seat, h.button),
             node: Some(0),
-            contrib: [0; 2],
-            bet: [0; 2],
-            chose: None,
             lbr_drew: 0,
             opp_draws: 0,
             opp_last: 0,

@@ -13,6 +13,7 @@
 
 mod lbr;
 mod model;
+mod reader;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -32,6 +33,7 @@ use crate::util;
 use crate::AdaptiveBot;
 pub use lbr::LbrBot;
 use model::Model;
+use reader::{Reader, Step};
 
 /// The strategies `cargo run --release -p pitboss-cfr --bin pitboss-cfr-train` wrote
 /// (bots/README.md gives the commands and their seeds), zstd-compressed.
@@ -107,31 +109,15 @@ fn solved_game(g: &GameInfo) -> Option<Game> {
 /// sizes to the tree's by their share of the pot).
 #[derive(Clone, Copy, Debug)]
 struct Walk {
-    /// This bot's position in the tree (0: the button).
-    me: u8,
-    seat: SeatNo,
+    /// The betting read by tree position.
+    r: Reader,
     node: u32,
     /// The opponent's last draw count, and this bot's.
     opp_drew: u8,
     own_drew: u8,
-    /// Each position's chips in the pot, and its bet this round.
-    contrib: [Chips; 2],
-    bet: [Chips; 2],
-    /// The tree action of this bot's last answer (its own raise is followed as what it chose).
-    chose: Option<usize>,
     /// The opponent's last raise, if it is the bet this bot now faces: its real size and the
     /// size of the tree's raise it was read as, each as a share of the pot after calling it.
     faced: Option<(f64, f64)>,
-}
-
-impl Walk {
-    fn pos(&self, seat: SeatNo) -> usize {
-        usize::from(if seat == self.seat {
-            self.me
-        } else {
-            1 - self.me
-        })
-    }
 }
 
 /// The tree's raise `a` at `node` as a share of the pot after calling it (the tree's pot is the
@@ -263,72 +249,23 @@ impl CfrBot {
         let tree = &solved(game).tree;
         for e in events {
             let node = tree.nodes[w.node as usize];
-            let mut faced = None;
-            let k = match *e {
-                Event::Round { .. } => {
-                    w.bet = [0; 2];
-                    continue;
+            if let Event::Discard { seat, count, .. } = *e {
+                if seat != w.r.seat {
+                    w.opp_drew = count;
+                } else {
+                    w.own_drew = count;
                 }
-                Event::Blind { seat, amount, .. } => {
-                    let p = w.pos(seat);
-                    w.bet[p] += amount;
-                    w.contrib[p] += amount;
-                    continue;
-                }
-                Event::Discard { seat, count, .. } => {
-                    if seat != w.seat {
-                        w.opp_drew = count;
-                    } else {
-                        w.own_drew = count;
-                    }
-                    continue;
-                }
-                Event::Fold { seat } => (w.pos(seat), FOLD),
-                Event::Check { seat } => (w.pos(seat), CALL),
-                Event::Call { seat, amount, .. } => {
-                    let p = w.pos(seat);
-                    w.bet[p] += amount;
-                    w.contrib[p] += amount;
-                    (p, CALL)
-                }
-                Event::Raise {
-                    seat, to, all_in, ..
-                } => {
-                    let p = w.pos(seat);
-                    let level = w.bet[0].max(w.bet[1]);
-                    let pot_after_call = w.contrib[0] + w.contrib[1] + (level - w.bet[p]);
-                    let a = if p == usize::from(w.me) && w.chose.is_some() {
-                        w.chose.unwrap_or(HALF)
-                    } else if game == Game::Fl {
-                        HALF
-                    } else {
-                        let inc = to.saturating_sub(level);
-                        let a = nearest_raise(&node, inc, pot_after_call, all_in);
-                        let real = inc as f64 / pot_after_call.max(1) as f64;
-                        faced = Some((real, share(&node, a)));
-                        a
-                    };
-                    w.contrib[p] += to - w.bet[p];
-                    w.bet[p] = to;
-                    (p, a)
-                }
-                Event::BringIn { .. } => (2, FOLD),
-                _ => continue,
+                continue;
+            }
+            let Step::Act { p, a, faced } = w.r.read(e, game, Some(&node)) else {
+                continue;
             };
-            let (p, a) = k;
             w.faced = faced;
-            let next = if p < 2 && usize::from(node.player) == p {
-                node.next[a]
-            } else {
-                Next::Illegal
-            };
-            if let Some(m) = self.model.as_mut().filter(|_| p != usize::from(w.me)) {
+            let next = reader::next(&node, p, a);
+            if let Some(m) = self.model.as_mut().filter(|_| !w.r.mine(p)) {
                 if next != Next::Illegal {
                     m.observe(usize::from(node.round), node.next[FOLD] != Next::Illegal, a);
                 }
-            }
-            if p == usize::from(w.me) {
-                w.chose = None;
             }
             match next {
                 Next::Node(m) => w.node = m,
@@ -351,7 +288,7 @@ impl CfrBot {
         let w = self.walk?;
         let s = solved(game);
         let node = s.tree.nodes[w.node as usize];
-        if node.player != w.me || req.view.cards.len() != 5 {
+        if node.player != w.r.me || req.view.cards.len() != 5 {
             return None;
         }
         let hand: CardSet = req.view.cards.iter().collect();
@@ -405,7 +342,7 @@ impl CfrBot {
             }
         };
         if let Some(w) = self.walk.as_mut() {
-            w.chose = Some(a);
+            w.r.chose = Some(a);
         }
         Some(action)
     }
@@ -427,23 +364,13 @@ impl Bot for CfrBot {
     }
 
     fn hand_start(&mut self, h: &HandStart) {
-        // Fixed limit: four capped rounds cost at most 24 big blinds heads-up, so deeper stacks
-        // never matter. Pot and no limit were solved 100 big blinds deep.
-        let fits = |&(g, bb): &(Game, Chips)| match g {
-            Game::Fl => h.stacks.iter().all(|&s| s >= 24 * bb),
-            Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
-        };
-        self.solved = h.seats == 2 && self.game.as_ref().is_some_and(fits);
+        self.solved = reader::on_tree(h, self.game);
         self.seat = h.seat;
         self.walk = self.solved.then_some(Walk {
-            me: u8::from(h.seat != h.button),
-            seat: h.seat,
+            r: Reader::new(h.seat, h.button),
             node: 0,
             opp_drew: 0,
             own_drew: 0,
-            contrib: [0; 2],
-            bet: [0; 2],
-            chose: None,
             faced: None,
         });
         if self.solved {
