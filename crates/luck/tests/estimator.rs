@@ -174,6 +174,45 @@ fn with_card(e: &Event, card: Card) -> Event {
     }
 }
 
+/// Replays the chance event at `index` of `events` with every card of `candidates` and asserts
+/// that each seat's correction, and the sum of seat 0's size features ([`Model::Sized`]; zero for
+/// the other models), have mean zero over them (exactly, up to rounding).
+fn assert_mean_zero_over_the_stub(
+    adj: &mut Adjuster,
+    seats: usize,
+    events: &[Event],
+    index: usize,
+    candidates: CardSet,
+) {
+    let mut sum = vec![0.0; seats + 1];
+    let mut scale = 0.0f64;
+    let mut prefix = events[..=index].to_vec();
+    for x in candidates.iter() {
+        prefix[index] = with_card(&events[index], x);
+        let mut got = None;
+        adj.replay(seats, &prefix, |c| {
+            if c.index == index {
+                let mut v = c.corrections.to_vec();
+                v.push(c.sized[0].iter().sum());
+                got = Some(v);
+            }
+        });
+        let got = got.expect("the chance event is corrected for every card");
+        for (s, g) in sum.iter_mut().zip(&got) {
+            *s += g;
+            scale = scale.max(g.abs());
+        }
+    }
+    let k = f64::from(candidates.len());
+    for s in &sum {
+        assert!(
+            (s / k).abs() <= 1e-9 * scale.max(1.0),
+            "mean {} at event {index}",
+            s / k
+        );
+    }
+}
+
 #[test]
 fn the_cards_averaged_over_are_exactly_the_stub() {
     let (mut reshuffles, mut communities, mut checked) = (0, 0, 0);
@@ -213,31 +252,7 @@ fn every_correction_has_conditional_mean_zero() {
             adj.replay(seats, events, |c| chances.push((c.index, c.candidates)));
             // A few chance events per hand: replace the card by every possible one.
             for &(index, candidates) in chances.iter().step_by(7) {
-                let mut sum = vec![0.0; seats];
-                let mut scale = 0.0f64;
-                let mut prefix = events[..=index].to_vec();
-                for x in candidates.iter() {
-                    prefix[index] = with_card(&events[index], x);
-                    let mut got = None;
-                    adj.replay(seats, &prefix, |c| {
-                        if c.index == index {
-                            got = Some(c.corrections.to_vec());
-                        }
-                    });
-                    let got = got.expect("the chance event is corrected for every card");
-                    for (s, g) in sum.iter_mut().zip(&got) {
-                        *s += g;
-                        scale = scale.max(g.abs());
-                    }
-                }
-                let k = f64::from(candidates.len());
-                for s in &sum {
-                    assert!(
-                        (s / k).abs() <= 1e-9 * scale.max(1.0),
-                        "mean {} at event {index}",
-                        s / k
-                    );
-                }
+                assert_mean_zero_over_the_stub(&mut adj, seats, events, index, candidates);
                 checked += 1;
             }
         }
@@ -361,33 +376,7 @@ fn sized_corrections_have_conditional_mean_zero() {
             });
             for &(index, candidates, with_term) in chances.iter().step_by(3) {
                 sized += usize::from(with_term);
-                let mut sum = vec![0.0; seats];
-                let mut size_sum = 0.0;
-                let mut scale = 0.0f64;
-                let mut prefix = events[..=index].to_vec();
-                for x in candidates.iter() {
-                    prefix[index] = with_card(&events[index], x);
-                    let mut got = None;
-                    adj.replay(seats, &prefix, |c| {
-                        if c.index == index {
-                            got = Some((c.corrections.to_vec(), c.sized[0]));
-                        }
-                    });
-                    let (got, size) = got.expect("corrected for every card");
-                    for (s, g) in sum.iter_mut().zip(&got) {
-                        *s += g;
-                        scale = scale.max(g.abs());
-                    }
-                    size_sum += size.iter().sum::<f64>();
-                }
-                let k = f64::from(candidates.len());
-                for s in sum.iter().chain([&size_sum]) {
-                    assert!(
-                        (s / k).abs() <= 1e-9 * scale.max(1.0),
-                        "mean {} at event {index}",
-                        s / k
-                    );
-                }
+                assert_mean_zero_over_the_stub(&mut adj, seats, events, index, candidates);
                 checked += 1;
             }
         },
