@@ -1,5 +1,6 @@
-//! Near-equilibrium heads-up play for the house bot `cfr`: an abstraction of the
-//! game small enough to solve, a solver, and the strategy file the bot plays from.
+//! Near-equilibrium heads-up play for the house bot `cfr`: abstractions of the games small enough
+//! to solve (triple draw in all three structures, fixed-limit stud hi/lo), a solver, and the
+//! strategy files the bot plays from.
 //!
 //! Why: the reference bots are the yardstick of every leaderboard, and heuristic ones fold too
 //! often against constant aggression, which a bot written in an hour learns to exploit. The
@@ -10,6 +11,9 @@
 //!   and no limit: bets of half the pot, the pot and all-in);
 //! - [`td`]: the card abstraction (what the standard drawing rule does with a hand and how good
 //!   the kept cards are; after the last draw, the made hand) and a sampler of whole deals;
+//! - [`stud_tree`], [`stud`]: the same for heads-up fixed-limit stud hi/lo (each street's betting
+//!   whole, the streets joined by the pot and the last aggressor; the high and low prospects
+//!   against the opponent's board);
 //! - [`mccfr`]: external-sampling Monte Carlo CFR with regret matching⁺ and linear averaging;
 //! - [`strategy`]: the file of the average strategy (probabilities in 255ths, zstd-compressed),
 //!   which the bot embeds.
@@ -19,5 +23,7 @@
 
 pub mod mccfr;
 pub mod strategy;
+pub mod stud;
+pub mod stud_tree;
 pub mod td;
 pub mod tree;

@@ -1,17 +1,37 @@
 //! External-sampling Monte Carlo CFR (Lanctot et al., "Monte Carlo Sampling for Regret
-//! Minimization in Extensive Games", NIPS 2009) on the abstract game of [`crate::td`] and
-//! [`crate::tree`], with regret matching⁺ (regrets floored at zero) and linearly weighted
+//! Minimization in Extensive Games", NIPS 2009) on the abstract games of [`crate::td`] and
+//! [`crate::tree`] (triple draw) and of [`crate::stud`] and [`crate::stud_tree`], with regret matching⁺ (regrets floored at zero) and linearly weighted
 //! averaging (iteration `t` counts `t` times), which converge several times faster than the plain
 //! rules in poker (Tammelin 2014; Brown & Sandholm, "Solving Imperfect-Information Games via
 //! Discounted Regret Minimization", AAAI 2019).
 //!
-//! One iteration samples one deal (every card of both hands through the three draws) and walks the
-//! betting tree once for each player: every action of the walking player, one sampled action of
+//! One iteration samples one deal (every card of both hands through the three draws, or the seven
+//! cards of stud) and walks the betting tree once for each player (the tree's positions mapped to
+//! the deal's seats round by round: in stud whoever shows the best board acts first): every action of the walking player, one sampled action of
 //! the other. What it learns is the *average* strategy, which approaches an equilibrium of the
 //! abstract game; the regrets only steer it.
 
-use crate::td::{self, Deal, Rng, BOTH_DRAWS, BUCKETS, OPP_DRAWS};
-use crate::tree::{Next, Tree, MAX_ACTIONS};
+use crate::td::{self, Rng, BOTH_DRAWS, BUCKETS, OPP_DRAWS};
+use crate::tree::{Betting, Next, Tree, MAX_ACTIONS};
+
+/// One deal as the trainer sees it, by seat: each player's class in each round, what it saw of
+/// the public events besides the betting (triple draw: the draw counts; stud: the acting order),
+/// who acts first in each round, and seat 0's showdown result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Deal {
+    /// `class[seat][round]`.
+    pub class: [[u8; 5]; 2],
+    /// `opp[seat][round]`: triple draw, the draws seen before `round` as one of
+    /// [`BOTH_DRAWS`] classes ([`td::draws_class`]; modulo [`OPP_DRAWS`], the other player's
+    /// count alone); stud, the order class ([`crate::stud::order_class`]).
+    pub opp: [[u8; 5]; 2],
+    /// The seat at the tree's position 0 in each round: triple draw, always seat 0 (the button's
+    /// place is fixed in its tree); stud, whoever acts first on the street.
+    pub first: [u8; 5],
+    /// Seat 0's result per chip of a showdown stake: +1 it wins the pot, −1 it loses it, 0 a
+    /// split (stud hi/lo: ±½ for three quarters).
+    pub edge: f32,
+}
 
 /// Information sets per decision node: the player's class and what it saw of the draws, as one
 /// of `draws` classes ([`td::draws_class`]).
@@ -24,7 +44,13 @@ pub const fn per_node(draws: usize) -> usize {
 /// round and the player).
 #[inline]
 pub fn infoset(n: u32, class: u8, opp: u8, draws: usize) -> usize {
-    (n as usize * draws + usize::from(opp)) * BUCKETS + usize::from(class)
+    infoset_in(n, class, opp, draws, BUCKETS)
+}
+
+/// [`infoset`] for an abstraction of `buckets` classes per round.
+#[inline]
+pub fn infoset_in(n: u32, class: u8, opp: u8, draws: usize, buckets: usize) -> usize {
+    (n as usize * draws + usize::from(opp)) * buckets + usize::from(class)
 }
 
 /// The trainer's state: cumulative regrets and strategy weights, [`Tree::actions`] per
@@ -36,8 +62,12 @@ pub struct Trainer {
     regret: Vec<f32>,
     weight: Vec<f32>,
     rng: Rng,
-    /// Draw classes ([`td::draws_class`]).
+    /// Draw classes ([`td::draws_class`]), or stud's order classes.
     draws: usize,
+    /// Card classes per round.
+    buckets: usize,
+    /// The game's deal sampler.
+    sample: fn(&mut Rng) -> Deal,
     /// Iterations done.
     pub iterations: u64,
 }
@@ -51,13 +81,26 @@ impl Trainer {
     /// A trainer whose players see `draws` classes of the draws: [`BOTH_DRAWS`], or
     /// [`OPP_DRAWS`] (abstraction 1, the opponent's last draw count alone). The deals are the
     /// same cards either way.
+    ///
+    /// A stud tree ([`Betting::Stud`]) is trained on the abstraction of [`crate::stud`] whatever
+    /// `draws` says (its order classes take the draws' place).
     pub fn with_draws(tree: Tree, seed: u64, draws: usize) -> Trainer {
         let width = tree.betting.actions();
-        let n = tree.nodes.len() * per_node(draws) * width;
+        let (draws, buckets, sample): (usize, usize, fn(&mut Rng) -> Deal) = match tree.betting {
+            Betting::Stud(_) => (
+                crate::stud::ORDERS,
+                crate::stud::BUCKETS,
+                crate::stud::sample,
+            ),
+            _ => (draws, BUCKETS, td::sample),
+        };
+        let n = tree.nodes.len() * draws * buckets * width;
         Trainer {
             tree,
             width,
             draws,
+            buckets,
+            sample,
             regret: vec![0.0; n],
             weight: vec![0.0; n],
             rng: Rng::new(seed),
@@ -75,11 +118,16 @@ impl Trainer {
         self.draws
     }
 
+    /// Card classes per round.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// Runs `n` more iterations.
     pub fn run(&mut self, n: u64) {
         for _ in 0..n {
             self.iterations += 1;
-            let deal = td::sample(&mut self.rng);
+            let deal = (self.sample)(&mut self.rng);
             let w = self.iterations as f32;
             for t in 0..2 {
                 self.walk(0, &deal, t, w);
@@ -112,22 +160,24 @@ impl Trainer {
     fn walk(&mut self, n: u32, d: &Deal, t: u8, w: f32) -> f32 {
         let node = self.tree.nodes[n as usize];
         let k = self.width;
-        let p = usize::from(node.player);
         let r = usize::from(node.round);
-        let opp = if self.draws == BOTH_DRAWS {
-            d.opp[p][r]
-        } else {
+        // The seat at the node's position this round.
+        let seat = node.player ^ d.first[r];
+        let p = usize::from(seat);
+        let opp = if self.draws == OPP_DRAWS {
             d.opp[p][r] % OPP_DRAWS as u8
+        } else {
+            d.opp[p][r]
         };
-        let i = k * infoset(n, d.class[p][r], opp, self.draws);
+        let i = k * infoset_in(n, d.class[p][r], opp, self.draws, self.buckets);
         let legal = node.next.map(|x| x != Next::Illegal);
         let s = self.current(i, &legal);
-        if node.player == t {
+        if seat == t {
             let mut v = [0f32; MAX_ACTIONS];
             let mut ev = 0f32;
             for a in 0..k {
                 if legal[a] {
-                    v[a] = self.value(node.next[a], d, t, w);
+                    v[a] = self.value(node.next[a], d, t, w, d.first[r]);
                     ev += s[a] * v[a];
                 }
             }
@@ -143,24 +193,26 @@ impl Trainer {
                 *x += w * sa;
             }
             let a = pick(&s[..k], &legal[..k], self.rng.unit());
-            self.value(node.next[a], d, t, w)
+            self.value(node.next[a], d, t, w, d.first[r])
         }
     }
 
+    /// The value of `x` for the walking player `t`; `first` is the seat at position 0 in the
+    /// round of the action leading there (a fold's winner is a position).
     #[inline(always)]
-    fn value(&mut self, x: Next, d: &Deal, t: u8, w: f32) -> f32 {
+    fn value(&mut self, x: Next, d: &Deal, t: u8, w: f32, first: u8) -> f32 {
         match x {
             Next::Node(m) => self.walk(m, d, t, w),
             Next::Fold { winner, lost } => {
-                if winner == t {
+                if winner ^ first == t {
                     lost as f32
                 } else {
                     -(lost as f32)
                 }
             }
             Next::Showdown { stake } => {
-                let sign = if t == 0 { d.winner } else { -d.winner };
-                f32::from(sign) * stake as f32
+                let sign = if t == 0 { d.edge } else { -d.edge };
+                sign * stake as f32
             }
             Next::Illegal => unreachable!("only legal actions are walked"),
         }
@@ -177,7 +229,7 @@ impl Trainer {
 
     /// Information sets in all.
     pub fn infosets(&self) -> usize {
-        self.tree.nodes.len() * per_node(self.draws)
+        self.tree.nodes.len() * self.draws * self.buckets
     }
 }
 

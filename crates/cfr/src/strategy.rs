@@ -8,7 +8,7 @@
 //! set in index order ([`crate::mccfr::infoset`]). All zeros is an information set the training
 //! never reached.
 
-use crate::mccfr::{infoset, per_node, Trainer};
+use crate::mccfr::{infoset_in, Trainer};
 use crate::td::{self, BOTH_DRAWS, BUCKETS, OPP_DRAWS};
 
 /// The first bytes of a strategy file.
@@ -20,12 +20,15 @@ pub const MAGIC: &[u8; 6] = b"PBCFR2";
 pub const ABSTRACTION: u8 = 2;
 /// Version 1, still read: the opponent's last draw count alone ([`OPP_DRAWS`] classes).
 pub const ABSTRACTION_OPP: u8 = 1;
+/// Stud hi/lo ([`crate::stud`]): its card classes and order classes.
+pub const ABSTRACTION_STUD: u8 = 3;
 
-/// The draw classes of abstraction `version`.
-fn draws_of(version: u8) -> Option<usize> {
+/// The (draw or order classes, card classes) of abstraction `version`.
+fn shape_of(version: u8) -> Option<(usize, usize)> {
     match version {
-        ABSTRACTION => Some(BOTH_DRAWS),
-        ABSTRACTION_OPP => Some(OPP_DRAWS),
+        ABSTRACTION => Some((BOTH_DRAWS, BUCKETS)),
+        ABSTRACTION_OPP => Some((OPP_DRAWS, BUCKETS)),
+        ABSTRACTION_STUD => Some((crate::stud::ORDERS, crate::stud::BUCKETS)),
         _ => None,
     }
 }
@@ -37,14 +40,15 @@ pub enum StrategyError {
     Magic,
     #[error("the strategy file ends early")]
     Truncated,
-    #[error("the strategy was trained on abstraction version {0}; this build knows versions {ABSTRACTION_OPP} and {ABSTRACTION}")]
+    #[error("the strategy was trained on abstraction version {0}; this build knows versions {ABSTRACTION_OPP}, {ABSTRACTION} and {ABSTRACTION_STUD}")]
     Version(u8),
-    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes × {actions} actions; this build's tree and abstraction have {nodes} × {BUCKETS} × {draws} × {width}")]
+    #[error("the strategy is for {found} nodes × {classes} classes × {opp} draw classes × {actions} actions; this build's tree and abstraction have {nodes} × {buckets} × {draws} × {width}")]
     Shape {
         found: u32,
         nodes: u32,
         classes: u8,
         opp: u8,
+        buckets: usize,
         draws: usize,
         actions: u8,
         width: u8,
@@ -60,8 +64,10 @@ pub struct Strategy {
     /// Actions per information set.
     pub width: usize,
     /// Draw classes ([`td::draws_class`]): what the abstraction it was trained on lets a player
-    /// see of the draws.
+    /// see of the draws (stud: the order classes).
     pub draws: usize,
+    /// Card classes per round.
+    pub buckets: usize,
     probs: Vec<u8>,
 }
 
@@ -82,6 +88,7 @@ impl Strategy {
             seed,
             width,
             draws: t.draws(),
+            buckets: t.buckets(),
             probs,
         }
     }
@@ -92,7 +99,25 @@ impl Strategy {
     #[inline]
     pub fn infoset(&self, n: u32, class: u8, opp: u8, own: u8) -> usize {
         let d = td::draws_class(opp, own, self.draws);
-        infoset(n, class, d as u8, self.draws)
+        infoset_in(n, class, d as u8, self.draws, self.buckets)
+    }
+
+    /// The index of the information set at node `n` of a stud player holding class `class` with
+    /// order class `order` ([`crate::stud::order_class`]).
+    #[inline]
+    pub fn stud_infoset(&self, n: u32, class: u8, order: u8) -> usize {
+        infoset_in(n, class, order, self.draws, self.buckets)
+    }
+
+    /// The version byte of this strategy's abstraction.
+    fn version(&self) -> u8 {
+        if self.buckets == crate::stud::BUCKETS && self.draws == crate::stud::ORDERS {
+            ABSTRACTION_STUD
+        } else if self.draws == BOTH_DRAWS {
+            ABSTRACTION
+        } else {
+            ABSTRACTION_OPP
+        }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -100,15 +125,11 @@ impl Strategy {
         out.extend_from_slice(MAGIC);
         out.push(self.game.len() as u8);
         out.extend_from_slice(self.game.as_bytes());
-        out.push(if self.draws == BOTH_DRAWS {
-            ABSTRACTION
-        } else {
-            ABSTRACTION_OPP
-        });
+        out.push(self.version());
         out.extend_from_slice(
-            &((self.probs.len() / self.width / per_node(self.draws)) as u32).to_le_bytes(),
+            &((self.probs.len() / self.width / (self.draws * self.buckets)) as u32).to_le_bytes(),
         );
-        out.push(BUCKETS as u8);
+        out.push(self.buckets as u8);
         out.push(self.draws as u8);
         out.push(self.width as u8);
         out.extend_from_slice(&self.iterations.to_le_bytes());
@@ -134,13 +155,13 @@ impl Strategy {
         let len = usize::from(take(1)?[0]);
         let game = String::from_utf8_lossy(take(len)?).into_owned();
         let version = take(1)?[0];
-        let Some(draws) = draws_of(version) else {
+        let Some((draws, buckets)) = shape_of(version) else {
             return Err(StrategyError::Version(version));
         };
         let found = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
         let (classes, opp, actions) = (take(1)?[0], take(1)?[0], take(1)?[0]);
         if found as usize != nodes
-            || usize::from(classes) != BUCKETS
+            || usize::from(classes) != buckets
             || usize::from(opp) != draws
             || usize::from(actions) != width
         {
@@ -149,6 +170,7 @@ impl Strategy {
                 nodes: nodes as u32,
                 classes,
                 opp,
+                buckets,
                 draws,
                 actions,
                 width: width as u8,
@@ -156,13 +178,14 @@ impl Strategy {
         }
         let iterations = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
         let seed = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
-        let probs = take(width * nodes * per_node(draws))?.to_vec();
+        let probs = take(width * nodes * draws * buckets)?.to_vec();
         Ok(Strategy {
             game,
             iterations,
             seed,
             width,
             draws,
+            buckets,
             probs,
         })
     }

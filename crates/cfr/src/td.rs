@@ -12,6 +12,8 @@ use pitboss_cards::eval::deuce_to_seven;
 use pitboss_cards::{Card, CardSet};
 use pitboss_equity::draw;
 
+pub use crate::mccfr::Deal;
+
 /// Classes per round (the largest round's count).
 pub const BUCKETS: usize = 18;
 
@@ -146,20 +148,6 @@ pub fn draw_class(h: CardSet, draws_left: u8) -> (usize, CardSet) {
     (class, keep)
 }
 
-/// One deal as the trainer sees it: each player's class in each round, the opponent's last draw
-/// count as each player sees it in each round, and who wins a showdown.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Deal {
-    /// `class[player][round]`.
-    pub class: [[u8; 4]; 2],
-    /// `opp[player][round]`: what the player has seen of the draw before `round` as one of
-    /// [`BOTH_DRAWS`] classes (the other player's count and its own, [`draws_class`]; 0 before
-    /// the first draw); modulo [`OPP_DRAWS`], the other player's count alone.
-    pub opp: [[u8; 4]; 2],
-    /// +1 player 0 wins the showdown, −1 player 1, 0 a split.
-    pub winner: i8,
-}
-
 /// A small fast generator (SplitMix64): the trainer draws hundreds of millions of cards, and its
 /// results must be reproducible from a seed on every machine.
 #[derive(Clone, Debug)]
@@ -235,10 +223,10 @@ pub fn sample(rng: &mut Rng) -> Deal {
         deuce_to_seven(hands[0], false),
         deuce_to_seven(hands[1], false),
     ];
-    d.winner = match v[0].cmp(&v[1]) {
-        std::cmp::Ordering::Greater => 1,
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
+    d.edge = match v[0].cmp(&v[1]) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Less => -1.0,
+        std::cmp::Ordering::Equal => 0.0,
     };
     d
 }
@@ -299,9 +287,7 @@ mod tests {
     fn the_sampler_is_reproducible_and_fair_between_the_seats() {
         let run = |seed| {
             let mut r = Rng::new(seed);
-            (0..20_000)
-                .map(|_| i64::from(sample(&mut r).winner))
-                .sum::<i64>()
+            (0..20_000).map(|_| sample(&mut r).edge as i64).sum::<i64>()
         };
         assert_eq!(run(7), run(7));
         // Symmetric deal: player 0 wins as often as player 1, within noise (sd ≈ 140).

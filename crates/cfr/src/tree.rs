@@ -75,12 +75,34 @@ pub struct BigBet {
     pub raises: u8,
 }
 
+/// The stakes of fixed-limit stud: antes, a bring-in, the small bet on third and fourth street
+/// and the big bet after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StudLimits {
+    pub ante: u32,
+    pub bring_in: u32,
+    pub small_bet: u32,
+    pub big_bet: u32,
+    pub cap: u8,
+}
+
 /// What the tree is built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Betting {
     Limit(Limits),
     Big(BigBet),
+    /// Heads-up fixed-limit stud hi/lo ([`crate::stud`]).
+    Stud(StudLimits),
 }
+
+/// The presets' fixed-limit stud hi/lo (ante 40, bring-in 50, bets of 200 and 400, cap 4).
+pub const STUD_FL: Betting = Betting::Stud(StudLimits {
+    ante: 40,
+    bring_in: 50,
+    small_bet: 200,
+    big_bet: 400,
+    cap: 4,
+});
 
 /// The presets' fixed-limit triple draw (50/100 blinds, bets of 100 and 200, cap 4).
 pub const TD_FL: Betting = Betting::Limit(Limits {
@@ -105,7 +127,7 @@ pub const TD_NL: Betting = Betting::Big(BigBet {
     no_limit: true,
     ..match TD_PL {
         Betting::Big(b) => b,
-        Betting::Limit(_) => unreachable!(),
+        Betting::Limit(_) | Betting::Stud(_) => unreachable!(),
     }
 });
 
@@ -113,15 +135,25 @@ impl Betting {
     /// Actions per node (the strategy's width): 3 in fixed limit, 5 otherwise.
     pub const fn actions(&self) -> usize {
         match self {
-            Betting::Limit(_) => 3,
+            Betting::Limit(_) | Betting::Stud(_) => 3,
             Betting::Big(_) => MAX_ACTIONS,
         }
     }
 
+    /// Betting rounds: four in triple draw, five streets in stud.
+    pub const fn rounds(&self) -> u8 {
+        match self {
+            Betting::Stud(_) => 5,
+            _ => ROUNDS,
+        }
+    }
+
+    /// The big blind (stud: the small bet, the unit of its results).
     pub const fn big_blind(&self) -> u32 {
         match self {
             Betting::Limit(l) => l.big_blind,
             Betting::Big(b) => b.big_blind,
+            Betting::Stud(s) => s.small_bet,
         }
     }
 
@@ -129,6 +161,7 @@ impl Betting {
         match self {
             Betting::Limit(l) => l.small_blind,
             Betting::Big(b) => b.small_blind,
+            Betting::Stud(_) => 0,
         }
     }
 }
@@ -157,6 +190,9 @@ struct State {
 
 impl Tree {
     pub fn new(betting: Betting) -> Tree {
+        if let Betting::Stud(l) = betting {
+            return crate::stud_tree::build(l);
+        }
         let mut t = Tree {
             betting,
             nodes: Vec::new(),
@@ -178,6 +214,7 @@ impl Tree {
         let o = 1 - p;
         let level = s.contrib[o].max(s.contrib[p]);
         match self.betting {
+            Betting::Stud(_) => unreachable!("stud_tree builds stud"),
             Betting::Limit(l) => {
                 let bet = if s.round < 2 { l.small_bet } else { l.big_bet };
                 if s.bets < l.cap {

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use clap::Parser;
 use pitboss_cfr::mccfr::Trainer;
 use pitboss_cfr::strategy::Strategy;
-use pitboss_cfr::tree::{Betting, Tree, TD_FL, TD_NL, TD_PL};
+use pitboss_cfr::tree::{Betting, Tree, STUD_FL, TD_FL, TD_NL, TD_PL};
 
 /// Trains a heads-up strategy by external-sampling Monte Carlo CFR and writes its strategy file.
 ///
@@ -18,10 +18,12 @@ use pitboss_cfr::tree::{Betting, Tree, TD_FL, TD_NL, TD_PL};
 ///   pitboss-cfr-train --game 27td-nl --out bots/builtin/strategy/27td-nl.cfr.zst
 ///   pitboss-cfr-train --iterations 2000000 --seed 7 --out /tmp/quick.cfr
 ///   pitboss-cfr-train --game 27td-pl --draws opponent --out bots/builtin/strategy/27td-pl.cfr.zst
+///   pitboss-cfr-train --game stud8-fl --out bots/builtin/strategy/stud8-fl.cfr.zst
 #[derive(Parser)]
 #[command(version, verbatim_doc_comment)]
 struct Args {
-    /// The game: heads-up triple draw, 27td-fl, 27td-pl or 27td-nl.
+    /// The game: heads-up triple draw, 27td-fl, 27td-pl or 27td-nl, or fixed-limit stud hi/lo,
+    /// stud8-fl (whose abstraction ignores --draws).
     #[arg(long, default_value = "27td-fl")]
     game: String,
     /// Deals to train on (each walks the tree once per player).
@@ -47,7 +49,10 @@ fn main() -> anyhow::Result<()> {
         "27td-fl" => TD_FL,
         "27td-pl" => TD_PL,
         "27td-nl" => TD_NL,
-        g => bail!("--game {g}: only 27td-fl, 27td-pl and 27td-nl have an abstraction so far"),
+        "stud8-fl" => STUD_FL,
+        g => bail!(
+            "--game {g}: only 27td-fl, 27td-pl, 27td-nl and stud8-fl have an abstraction so far"
+        ),
     };
     if a.iterations == 0 {
         bail!("--iterations must be at least 1");
