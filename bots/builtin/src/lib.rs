@@ -67,12 +67,13 @@ pub const EXPLOITERS: &[&str] = &[
     "x-big",
 ];
 
-/// The rounds of `lbr-R…` (digits 0 to 3, each at most once, in order: `lbr-3`, `lbr-23`).
+/// The rounds of `lbr-R…` (digits 0 to 4, each at most once, in order: `lbr-3`, `lbr-23`; 4,
+/// seventh street, is stud's alone).
 fn lbr_rounds(digits: &str) -> Option<u8> {
     let mut mask = 0u8;
     let mut last = None;
     for c in digits.chars() {
-        let r = c.to_digit(10).filter(|&r| r < 4)? as u8;
+        let r = c.to_digit(10).filter(|&r| r < 5)? as u8;
         if last.is_some_and(|l| l >= r) {
             return None;
         }

@@ -1,6 +1,7 @@
 //! The house bot `cfr` follows real hands down its solved tree: through the referee's events,
-//! against bots of every style, it never loses its place; outside the solved game it plays as
-//! `adaptive` and never touches the strategy.
+//! against bots of every style, it never loses its place (in stud too, where who acts first
+//! changes from street to street); outside the solved games it plays as `adaptive` and never
+//! touches the strategy.
 
 #[path = "common/house.rs"]
 mod house;
@@ -15,7 +16,7 @@ fn play(game: &str, bots: &[&'static str], hands: u64) {
 /// One test (the tally is per process): the solved games first, then games it must leave alone.
 #[test]
 fn cfr_follows_every_hand_of_its_games_and_only_those() {
-    for game in ["27td-fl", "27td-pl", "27td-nl"] {
+    for game in ["27td-fl", "27td-pl", "27td-nl", "stud8-fl"] {
         for opp in [
             "random",
             "call",
@@ -42,13 +43,14 @@ fn cfr_follows_every_hand_of_its_games_and_only_those() {
         }
     }
     let before = CfrBot::tally();
-    play("stud8-fl", &["cfr", "adaptive"], 300);
     play("stud8-nl", &["cfr", "x-raise"], 300);
+    play("stud8-pl", &["cfr", "adaptive"], 300);
     play("27td-fl", &["cfr", "call", "x-raise"], 300);
+    play("stud8-fl", &["cfr", "call", "x-raise"], 300);
     assert_eq!(
         CfrBot::tally(),
         before,
-        "no strategy outside heads-up triple draw"
+        "no strategy outside heads-up triple draw and fixed-limit stud"
     );
     best_plays_as_cfr();
 }

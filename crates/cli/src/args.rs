@@ -382,9 +382,10 @@ Examples:
   pitboss match match.toml --threads 2 --out results/my-run --history
 
 Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, cfr (also called best: the
-strongest built-in; it plays as adaptive in stud and at full tables; cfr-eq: cfr without its
-opponent model; lbr: a local best response to cfr-eq, lbr-3 in the last betting round only, lbr-01
-in the first two), and the exploiters x-raise, x-raise1st,
+strongest built-in; it plays as adaptive in pot- and no-limit stud and at full tables; cfr-eq: cfr
+without its opponent model; lbr: a local best response to cfr-eq, lbr-3 in the last betting round
+of triple draw only, lbr-01 in the first two, lbr-4 on seventh street of stud), and the exploiters
+x-raise, x-raise1st,
 x-fold, x-early1, x-early2, x-early3, x-open1, x-open2, x-switch, x-small, x-mid, x-big (see
 bots/README.md);
 exec:COMMAND ARGS for any program speaking protocol.md; or a bot.toml manifest (e.g.

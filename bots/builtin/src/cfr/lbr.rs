@@ -16,8 +16,9 @@
 //! against the hands that go on otherwise. It takes the best of them. It draws by the standard
 //! rule itself.
 //!
-//! Everywhere `cfr-eq` does not play from the strategy (stud, full tables, other stacks) `lbr`
-//! plays as `adaptive`: it has no policy to answer there.
+//! In fixed-limit stud hi/lo it answers the stud strategy the same way ([`super::lbr_stud`]).
+//! Everywhere `cfr-eq` does not play from the strategy (pot- and no-limit stud, full tables, other
+//! stacks) `lbr` plays as `adaptive`: it has no policy to answer there.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -28,6 +29,7 @@ use pitboss_cfr::tree::{Next, Node, ALL_IN, CALL, FOLD, HALF};
 use pitboss_equity::draw;
 use pitboss_protocol::{ActRequest, Action, Bot, Chips, Event, HandEnd, HandStart, MatchStart};
 
+use super::lbr_stud::StudWalk;
 use super::reader::{self, Reader, Step};
 use super::{share, solved, solved_game, Game};
 use crate::exploit::standard_draw;
@@ -42,7 +44,7 @@ const PARTICLES: usize = 1000;
 /// opponent took an action its strategy gives no hand of the sample; the range then starts again
 /// from the hands it had, evenly weighted).
 static PLAYED: AtomicU64 = AtomicU64::new(0);
-static LOST: AtomicU64 = AtomicU64::new(0);
+pub(super) static LOST: AtomicU64 = AtomicU64::new(0);
 
 /// One hand the opponent may hold, with everything it held before (cards that cannot be dealt
 /// again) and the cards still owed it by its last draw (dealt only when next needed, so that they
@@ -108,7 +110,7 @@ fn class(hand: CardSet, round: u8) -> u8 {
     }
 }
 
-fn legal_at(node: &Node, width: usize) -> [bool; 5] {
+pub(super) fn legal_at(node: &Node, width: usize) -> [bool; 5] {
     let mut l = [false; 5];
     for (a, x) in l.iter_mut().enumerate().take(width) {
         *x = node.next[a] != Next::Illegal;
@@ -298,14 +300,18 @@ struct Walk {
 /// hands the strategy folds there, and its equity against the rest for the raised stake. It takes
 /// the best. It draws by the standard rule. `lbr-R` (digits R from 0 to 3: `lbr-3`, `lbr-01`)
 /// answers only in those betting rounds (0 before the first draw, 3 after the last) and plays the
-/// strategy itself in the others: what it wins is what the strategy loses in those rounds. Away
-/// from the solved games it plays as `adaptive`. About 3,000 hands/s on two threads.
+/// strategy itself in the others: what it wins is what the strategy loses in those rounds. In
+/// heads-up fixed-limit stud hi/lo it answers the stud strategy alike, its range the opponent's
+/// hidden cards (the rounds there are the streets, 0 third street to 4 seventh). Away from the
+/// solved games it plays as `adaptive`. About 3,000 hands/s on two threads.
 pub struct LbrBot {
     fallback: AdaptiveBot,
     /// The solved game being played, and its big blind.
     game: Option<(Game, Chips)>,
     rng: Rng,
     walk: Option<Walk>,
+    /// The hand being played in stud.
+    stud: Option<StudWalk>,
     solved: bool,
     /// The betting rounds it answers in (bit `r`: round `r`); elsewhere it plays the strategy.
     rounds: u8,
@@ -314,12 +320,13 @@ pub struct LbrBot {
 impl LbrBot {
     /// The local best response in every round.
     pub fn new(seed: u64) -> LbrBot {
-        LbrBot::in_rounds(seed, 0b1111)
+        LbrBot::in_rounds(seed, 0b1_1111)
     }
 
     /// The local best response only in the betting rounds of `rounds` (bit `r`: round `r`, 0
-    /// before the first draw, 3 after the last), the strategy's own play elsewhere: what it wins
-    /// then is what the strategy loses in those rounds alone.
+    /// before the first draw, 3 after the last; in stud 0 third street, 4 seventh), the
+    /// strategy's own play elsewhere: what it wins then is what the strategy loses in those
+    /// rounds alone.
     pub fn in_rounds(seed: u64, rounds: u8) -> LbrBot {
         LbrBot {
             rounds,
@@ -327,6 +334,7 @@ impl LbrBot {
             game: None,
             rng: Rng::new(seed ^ 0x6c62_725f_626f_7421),
             walk: None,
+            stud: None,
             solved: false,
         }
     }
@@ -499,14 +507,16 @@ fn play(req: &ActRequest, game: Game, node: &Node, a: usize, w: &mut Walk) -> Op
 
 impl Bot for LbrBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.game = solved_game(&m.game).map(|g| (g, m.game.big_blind));
+        self.game = solved_game(&m.game).map(|g| (g, super::unit(g, &m.game)));
         self.fallback.match_start(m);
     }
 
     fn hand_start(&mut self, h: &HandStart) {
         // The hands `cfr` plays from the strategy.
         self.solved = reader::on_tree(h, self.game);
-        self.walk = self.solved.then(|| Walk {
+        let stud = matches!(self.game, Some((Game::StudFl, _)));
+        self.stud = (self.solved && stud).then(|| StudWalk::new(h.seat));
+        self.walk = (self.solved && !stud).then(|| Walk {
             r: Reader::new(h.seat, h.button),
             node: Some(0),
             lbr_drew: 0,
@@ -526,6 +536,12 @@ impl Bot for LbrBot {
         let Some((game, _)) = self.game.filter(|_| self.solved) else {
             return self.fallback.act(req);
         };
+        if let Some(w) = self.stud.as_mut() {
+            w.follow(&req.events, &mut self.rng);
+            return w
+                .decide(req, self.rounds, &mut self.rng)
+                .unwrap_or_else(|| util::passive(&req.legal));
+        }
         self.follow(&req.events, game);
         if let Some(w) = self.walk.as_mut() {
             for &c in &req.view.cards {

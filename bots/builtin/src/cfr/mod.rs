@@ -1,5 +1,10 @@
-//! `cfr`: heads-up triple draw from near-equilibrium strategies (crate `pitboss-cfr`: Monte Carlo
-//! CFR on an abstraction of the game), `adaptive` everywhere else.
+//! `cfr`: heads-up triple draw and fixed-limit stud hi/lo from near-equilibrium strategies (crate
+//! `pitboss-cfr`: Monte Carlo CFR on an abstraction of the game), `adaptive` everywhere else.
+//!
+//! In stud there is nothing to draw, and who acts first changes from street to street with the up
+//! cards: the reader ([`reader`]) takes the street's first action (or this bot being asked first)
+//! as the tree's position 0, and the bot reads its class from its cards and the opponent's up
+//! cards ([`pitboss_cfr::stud`]).
 //!
 //! The strategy bets; the standard drawing rule of `pitboss-equity` draws (the abstraction was
 //! solved with both players drawing by it). The bot follows the hand down the solved betting
@@ -12,6 +17,7 @@
 //! opponent shows, risking only what the bot has won against it.
 
 mod lbr;
+mod lbr_stud;
 mod model;
 mod reader;
 
@@ -20,9 +26,10 @@ use std::sync::OnceLock;
 
 use pitboss_cards::CardSet;
 use pitboss_cfr::strategy::Strategy;
+use pitboss_cfr::stud;
 use pitboss_cfr::td::{self, Rng};
 use pitboss_cfr::tree::{
-    Betting, Next, Node, Tree, ALL_IN, CALL, FOLD, HALF, POT, TD_FL, TD_NL, TD_PL,
+    self, Betting, Next, Node, Tree, ALL_IN, CALL, FOLD, HALF, POT, TD_FL, TD_NL, TD_PL,
 };
 use pitboss_protocol::{
     ActRequest, Action, Bot, Chips, Event, GameInfo, HandEnd, HandStart, MatchStart, SeatNo,
@@ -40,6 +47,7 @@ use reader::{Reader, Step};
 static STRATEGY_27TD_FL: &[u8] = include_bytes!("../../strategy/27td-fl.cfr.zst");
 static STRATEGY_27TD_PL: &[u8] = include_bytes!("../../strategy/27td-pl.cfr.zst");
 static STRATEGY_27TD_NL: &[u8] = include_bytes!("../../strategy/27td-nl.cfr.zst");
+static STRATEGY_STUD8_FL: &[u8] = include_bytes!("../../strategy/stud8-fl.cfr.zst");
 
 /// A solved game: its tree and strategy.
 struct Solved {
@@ -63,16 +71,20 @@ enum Game {
     Fl,
     Pl,
     Nl,
+    /// Fixed-limit stud hi/lo.
+    StudFl,
 }
 
 fn solved(g: Game) -> &'static Solved {
     static FL: OnceLock<Solved> = OnceLock::new();
     static PL: OnceLock<Solved> = OnceLock::new();
     static NL: OnceLock<Solved> = OnceLock::new();
+    static STUD_FL: OnceLock<Solved> = OnceLock::new();
     match g {
         Game::Fl => FL.get_or_init(|| Solved::read(TD_FL, STRATEGY_27TD_FL)),
         Game::Pl => PL.get_or_init(|| Solved::read(TD_PL, STRATEGY_27TD_PL)),
         Game::Nl => NL.get_or_init(|| Solved::read(TD_NL, STRATEGY_27TD_NL)),
+        Game::StudFl => STUD_FL.get_or_init(|| Solved::read(tree::STUD_FL, STRATEGY_STUD8_FL)),
     }
 }
 
@@ -83,8 +95,20 @@ static LEFT: AtomicU64 = AtomicU64::new(0);
 static OFF: AtomicU64 = AtomicU64::new(0);
 
 /// Which solved game `g` is, up to the size of the chips: triple draw, no ante, blinds of half
-/// a big blind and one, and in fixed limit bets of one and two big blinds, cap 4.
+/// a big blind and one, and in fixed limit bets of one and two big blinds, cap 4; or fixed-limit
+/// stud hi/lo with the presets' proportions (ante a fifth of the small bet, bring-in a quarter,
+/// big bet twice the small, cap 4).
 fn solved_game(g: &GameInfo) -> Option<Game> {
+    if g.variant == "stud-hi-lo" {
+        let stud = g.structure == "fixed-limit"
+            && g.small_bet > 0
+            && g.ante * 5 == g.small_bet
+            && g.bring_in * 4 == g.small_bet
+            && g.big_bet == 2 * g.small_bet
+            && g.cap == 4
+            && !g.heads_up_uncapped;
+        return stud.then_some(Game::StudFl);
+    }
     let blinds = g.variant == "triple-draw"
         && g.ante == 0
         && g.big_blind > 0
@@ -102,6 +126,14 @@ fn solved_game(g: &GameInfo) -> Option<Game> {
         "pot-limit" => Some(Game::Pl),
         "no-limit" => Some(Game::Nl),
         _ => None,
+    }
+}
+
+/// The chips the solved game's sizes are measured in: the big blind, stud's small bet.
+fn unit(g: Game, info: &GameInfo) -> Chips {
+    match g {
+        Game::StudFl => info.small_bet,
+        _ => info.big_blind,
     }
 }
 
@@ -189,9 +221,11 @@ fn defend_less(p: &mut [f32], real: f64, tree: f64, strength: f32, relax: f32) {
 /// it models its opponent: against one that folds too much it bets and raises more, against one
 /// that calls too much it stops bluffing and bets thinner for value, against one that raises too
 /// much it folds less, but only as far as what it has won against that opponent covers the
-/// worst such a departure can cost (`cfr-eq` is the strategy alone). Everywhere else (stud,
-/// full tables, stacks other than those solved) it plays exactly like `adaptive`. `best` is
-/// another name for it: the strongest built-in bot.
+/// worst such a departure can cost (`cfr-eq` is the strategy alone). In heads-up fixed-limit stud
+/// hi/lo it plays a strategy solved the same way on the abstraction of `pitboss_cfr::stud` (its
+/// high and low prospects against the opponent's board), with the same opponent model. Everywhere
+/// else (pot- and no-limit stud, full tables, stacks other than those solved) it plays exactly like
+/// `adaptive`. `best` is another name for it: the strongest built-in bot.
 pub struct CfrBot {
     fallback: AdaptiveBot,
     /// The solved game being played, and its big blind.
@@ -264,7 +298,12 @@ impl CfrBot {
             let next = reader::next(&node, p, a);
             if let Some(m) = self.model.as_mut().filter(|_| !w.r.mine(p)) {
                 if next != Next::Illegal {
-                    m.observe(usize::from(node.round), node.next[FOLD] != Next::Illegal, a);
+                    let round = if game == Game::StudFl {
+                        node.round.saturating_sub(1)
+                    } else {
+                        node.round
+                    };
+                    m.observe(usize::from(round), node.next[FOLD] != Next::Illegal, a);
                 }
             }
             match next {
@@ -284,22 +323,53 @@ impl CfrBot {
         }
     }
 
+    /// Stud: the information set of this bot's decision at `node` (its cards against the
+    /// opponent's board, and the acting order seen), and its hand's strength from 0 to 1.
+    fn stud_infoset(&self, req: &ActRequest, w: &Walk, node: &Node) -> Option<(usize, f32)> {
+        let v = &req.view;
+        let me = usize::from(w.r.seat);
+        let opp = v.seats.get(1 - me.min(1))?;
+        let own: CardSet = v.cards.iter().chain(&v.seats.get(me)?.up).collect();
+        let opp_up: CardSet = opp.up.iter().collect();
+        let round = node.round;
+        if own.len() != 3 + u32::from(round) || opp_up.len() != 1 + u32::from(round.min(3)) {
+            return None;
+        }
+        let class = stud::class(own, opp_up, round);
+        let i = solved(Game::StudFl)
+            .strategy
+            .stud_infoset(w.node, class, w.r.order());
+        Some((i, stud::strength(class, round)))
+    }
+
     fn bet(&mut self, req: &ActRequest, game: Game) -> Option<Action> {
+        if let Some(w) = self.walk.as_mut().filter(|_| game == Game::StudFl) {
+            w.r.first_to_act();
+        }
         let w = self.walk?;
         let s = solved(game);
         let node = s.tree.nodes[w.node as usize];
-        if node.player != w.r.me || req.view.cards.len() != 5 {
+        if node.player != w.r.me {
             return None;
         }
-        let hand: CardSet = req.view.cards.iter().collect();
-        let class = if node.round < 3 {
-            td::draw_class(hand, 3 - node.round).0
+        let (i, class_strength) = if game == Game::StudFl {
+            self.stud_infoset(req, &w, &node)?
         } else {
-            td::final_class(hand)
+            if req.view.cards.len() != 5 {
+                return None;
+            }
+            let hand: CardSet = req.view.cards.iter().collect();
+            let class = if node.round < 3 {
+                td::draw_class(hand, 3 - node.round).0
+            } else {
+                td::final_class(hand)
+            };
+            let classes = if node.round < 3 { td::BUCKETS } else { 15 };
+            let i = s
+                .strategy
+                .infoset(w.node, class as u8, w.opp_drew, w.own_drew);
+            (i, class as f32 / (classes - 1) as f32)
         };
-        let i = s
-            .strategy
-            .infoset(w.node, class as u8, w.opp_drew, w.own_drew);
         let p = s.strategy.at(i)?;
         let width = p.len();
         let legal: Vec<bool> = node.next[..width]
@@ -307,30 +377,31 @@ impl CfrBot {
             .map(|x| *x != Next::Illegal)
             .collect();
         let mut pf: Vec<f32> = p.iter().map(|&x| f32::from(x) / 255.0).collect();
-        let classes = if node.round < 3 { td::BUCKETS } else { 15 };
-        let strength = class as f32 / (classes - 1) as f32;
+        let strength = class_strength;
+        // The model's rounds: stud's five streets read as triple draw's four, the last the last
+        // (third and fourth street together).
+        let round = if game == Game::StudFl {
+            usize::from(node.round.saturating_sub(1))
+        } else {
+            usize::from(node.round)
+        };
         if let Some((real, tree)) = w.faced.filter(|&(r, t)| legal[FOLD] && r > t) {
             // Against a bot that raises too much, as far as the model may bend the strategy,
             // an oversized bet is no stronger than a pot-sized one.
-            let relax = self.model.as_ref().map_or(0.0, |m| {
-                m.weight() * m.leaks(usize::from(node.round)).raises
-            });
+            let relax = self
+                .model
+                .as_ref()
+                .map_or(0.0, |m| m.weight() * m.leaks(round).raises);
             defend_less(&mut pf, real, tree, strength, relax);
         }
         if let Some(m) = &self.model {
-            m.adjust(
-                &mut pf,
-                &legal,
-                legal[FOLD],
-                strength,
-                usize::from(node.round),
-            );
+            m.adjust(&mut pf, &legal, legal[FOLD], strength, round);
         }
         let a = pitboss_cfr::mccfr::pick(&pf, &legal, self.rng.unit());
         let action = match a {
             FOLD if req.legal.fold => Action::Fold,
             FOLD | CALL => util::passive(&req.legal),
-            _ if game == Game::Fl => util::min_raise(&req.legal)?,
+            _ if matches!(game, Game::Fl | Game::StudFl) => util::min_raise(&req.legal)?,
             ALL_IN => util::raise_to(&req.legal, Chips::MAX)?,
             _ => {
                 // The same share of the real pot as the tree's raise of its own.
@@ -350,12 +421,14 @@ impl CfrBot {
 
 impl Bot for CfrBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.game = solved_game(&m.game).map(|g| (g, m.game.big_blind));
+        self.game = solved_game(&m.game).map(|g| (g, unit(g, &m.game)));
         if let (Some(model), Some((g, bb))) = (self.model.as_mut(), self.game) {
             // The most a hand of exploitation can cost beyond the equilibrium: in fixed limit a
             // bet a round (1 + 1 + 2 + 2 big blinds); in pot and no limit a fifth of the stack.
             let risk = match g {
                 Game::Fl => 6 * bb,
+                // A small bet on third and fourth street, a big one (two) on the three after.
+                Game::StudFl => 8 * bb,
                 Game::Pl | Game::Nl => 20 * bb,
             };
             *model = Model::new(risk as i64);
@@ -366,8 +439,13 @@ impl Bot for CfrBot {
     fn hand_start(&mut self, h: &HandStart) {
         self.solved = reader::on_tree(h, self.game);
         self.seat = h.seat;
+        let stud = matches!(self.game, Some((Game::StudFl, _)));
         self.walk = self.solved.then_some(Walk {
-            r: Reader::new(h.seat, h.button),
+            r: if stud {
+                Reader::stud(h.seat)
+            } else {
+                Reader::new(h.seat, h.button)
+            },
             node: 0,
             opp_drew: 0,
             own_drew: 0,

@@ -9,23 +9,34 @@ use pitboss_protocol::{Chips, Event, HandStart, SeatNo};
 use super::{nearest_raise, share, Game};
 
 /// Whether a hand is played from the strategy: heads-up, at stacks the tree was solved for.
-/// Fixed limit: four capped rounds cost at most 24 big blinds heads-up, so deeper stacks never
-/// matter. Pot and no limit were solved 100 big blinds deep.
+/// Fixed limit: four capped rounds cost at most 24 big blinds heads-up (stud's five, 33 small
+/// bets with the ante), so deeper stacks never matter. Pot and no limit were solved 100 big blinds
+/// deep.
 pub(super) fn on_tree(h: &HandStart, game: Option<(Game, Chips)>) -> bool {
     let fits = |(g, bb): (Game, Chips)| match g {
         Game::Fl => h.stacks.iter().all(|&s| s >= 24 * bb),
+        Game::StudFl => h.stacks.iter().all(|&s| s >= 33 * bb),
         Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
     };
     h.seats == 2 && game.is_some_and(fits)
 }
 
-/// The chips of one hand's betting by tree position (0: the button), and the tree action of
-/// this bot's last answer (its own raise is read as what it chose, not as the tree's nearest).
+/// The chips of one hand's betting by tree position (0: the button; in stud, whoever acts first
+/// on the street), and the tree action of this bot's last answer (its own raise is read as what it
+/// chose, not as the tree's nearest).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Reader {
     /// This bot's position in the tree and its seat.
     pub me: u8,
     pub seat: SeatNo,
+    /// Stud: positions change from street to street with the cards; the street's first action
+    /// (or this bot being asked first, [`Reader::first_to_act`]) says who is position 0.
+    pub stud: bool,
+    /// Stud: no action seen yet on this street.
+    pub fresh: bool,
+    /// Stud: the street being bet, and on each street so far whether this bot acted first.
+    pub street: u8,
+    pub firsts: [bool; 5],
     /// Each position's chips in the pot, and its bet this round.
     pub contrib: [Chips; 2],
     pub bet: [Chips; 2],
@@ -53,6 +64,10 @@ impl Reader {
         Reader {
             me: u8::from(seat != button),
             seat,
+            stud: false,
+            fresh: false,
+            street: 0,
+            firsts: [false; 5],
             contrib: [0; 2],
             bet: [0; 2],
             chose: None,
@@ -68,6 +83,35 @@ impl Reader {
         })
     }
 
+    /// A stud hand's reader for the bot in `seat`.
+    pub fn stud(seat: SeatNo) -> Reader {
+        Reader {
+            stud: true,
+            fresh: true,
+            ..Reader::new(seat, seat)
+        }
+    }
+
+    /// Stud: `seat` acts first on this street if nobody has yet (it is position 0).
+    fn street_opened_by(&mut self, seat: SeatNo) {
+        if self.stud && self.fresh {
+            self.fresh = false;
+            self.me = u8::from(seat != self.seat);
+            self.firsts[usize::from(self.street.min(4))] = seat == self.seat;
+        }
+    }
+
+    /// Stud: this bot is asked to act; if nobody has acted on the street, it is first.
+    pub fn first_to_act(&mut self) {
+        self.street_opened_by(self.seat);
+    }
+
+    /// Stud: the order class of this bot on the current street ([`pitboss_cfr::stud::order_class`]).
+    pub fn order(&self) -> u8 {
+        let first = self.firsts.map(|f| u8::from(!f));
+        pitboss_cfr::stud::order_class(0, self.street, &first)
+    }
+
     /// Whether position `p` is this bot's.
     pub fn mine(&self, p: usize) -> bool {
         p == usize::from(self.me)
@@ -78,9 +122,19 @@ impl Reader {
     /// as this bot's choice, in fixed limit as the tree's only raise, else as the tree's nearest
     /// at `node`. After this bot's own action its choice is forgotten.
     pub fn read(&mut self, e: &Event, game: Game, node: Option<&Node>) -> Step {
+        if let Event::BringIn { seat, .. }
+        | Event::Fold { seat }
+        | Event::Check { seat }
+        | Event::Call { seat, .. }
+        | Event::Raise { seat, .. } = *e
+        {
+            self.street_opened_by(seat);
+        }
         let (p, a, faced) = match *e {
-            Event::Round { .. } => {
+            Event::Round { round } => {
                 self.bet = [0; 2];
+                self.street = round;
+                self.fresh = self.stud;
                 return Step::Skip;
             }
             Event::Blind { seat, amount, .. } => {
@@ -105,7 +159,7 @@ impl Reader {
                 let pot_after_call = self.contrib[0] + self.contrib[1] + (level - self.bet[p]);
                 let (a, faced) = match (self.chose, node) {
                     (Some(a), _) if self.mine(p) => (a, None),
-                    _ if game == Game::Fl => (HALF, None),
+                    _ if matches!(game, Game::Fl | Game::StudFl) => (HALF, None),
                     (_, Some(node)) => {
                         let inc = to.saturating_sub(level);
                         let a = nearest_raise(node, inc, pot_after_call, all_in);
@@ -118,7 +172,14 @@ impl Reader {
                 self.bet[p] = to;
                 (p, a, faced)
             }
-            // No bring-in in triple draw: off the tree.
+            // Stud's bring-in is the tree's passive action at its first node; triple draw has
+            // none (off the tree).
+            Event::BringIn { seat, amount, .. } if self.stud => {
+                let p = self.pos(seat);
+                self.bet[p] += amount;
+                self.contrib[p] += amount;
+                (p, CALL, None)
+            }
             Event::BringIn { .. } => (2, FOLD, None),
             _ => return Step::Skip,
         };
