@@ -5,10 +5,10 @@
 //! street (three cards): trips, a pair (aces, nine to king, or deuce to eight with a low or a high
 //! third card), or three different ranks by how many are low (ace to eight) and, for three low
 //! ones, whether they are smooth (an ace, or nothing above a five); times whether the opponent's
-//! up card is low. From fourth street on, five features: the high hand (nothing, a pair of deuces
+//! up card is low. From fourth street on, four features: the high hand (nothing, a pair of deuces
 //! to eights, a pair of nines to aces, two pair, trips or better), the low (none possible with the
-//! cards to come, a draw needing two or more, a draw needing one, a made eight or seven, a made six
-//! or better), and the opponent's board: how many of its up cards are different low ranks (all,
+//! cards to come, a draw needing two or more, a draw needing one topped by a seven or eight or by
+//! a six or better, a made eight or seven, a made six or better), and the opponent's board: how many of its up cards are different low ranks (all,
 //! all but one, fewer) and whether it is paired. A hi/lo hand's worth is both halves at once, and
 //! what the board shows of the other's: the features say which half a player can win and how
 //! likely the other is to contest it.
