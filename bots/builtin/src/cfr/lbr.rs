@@ -38,13 +38,13 @@ use crate::AdaptiveBot;
 
 /// Hands in the sampled range. The values below are averages over it, so their noise falls as
 /// its square root; 1,000 keeps a decision near a millisecond.
-const PARTICLES: usize = 1000;
+pub(super) const PARTICLES: usize = 1000;
 
 /// Hands `lbr` played against the strategy, and those in which the range lost every hand (the
 /// opponent took an action its strategy gives no hand of the sample; the range then starts again
 /// from the hands it had, evenly weighted).
 static PLAYED: AtomicU64 = AtomicU64::new(0);
-pub(super) static LOST: AtomicU64 = AtomicU64::new(0);
+static LOST: AtomicU64 = AtomicU64::new(0);
 
 /// One hand the opponent may hold, with everything it held before (cards that cannot be dealt
 /// again) and the cards still owed it by its last draw (dealt only when next needed, so that they
@@ -65,13 +65,50 @@ pub(crate) struct Range {
 
 /// A card not in `dead`, uniformly.
 #[inline]
-fn deal(rng: &mut Rng, dead: CardSet) -> Card {
+pub(super) fn deal(rng: &mut Rng, dead: CardSet) -> Card {
     loop {
         let c = Card::from_index(rng.below(52) as u8);
         if !dead.contains(c) {
             return c;
         }
     }
+}
+
+/// Resamples a weighted sample `p` (weights read by `w`, set by `set`) when a few members carry
+/// most of the weight (systematic resampling: the deals that follow set the copies apart again);
+/// starts again from the members it has, evenly weighted, when none is left (counted in [`LOST`]).
+/// Shared by the triple-draw and stud ranges.
+pub(super) fn settle<P: Copy>(p: &mut Vec<P>, w: impl Fn(&P) -> f64, set: impl Fn(&mut P, f64)) {
+    let (sum, sq) = p
+        .iter()
+        .fold((0.0, 0.0), |(s, q), x| (s + w(x), q + w(x) * w(x)));
+    if sum <= 0.0 {
+        LOST.fetch_add(1, Ordering::Relaxed);
+        for q in p.iter_mut() {
+            set(q, 1.0);
+        }
+        return;
+    }
+    if sum * sum >= sq * (PARTICLES as f64 / 4.0) {
+        return;
+    }
+    // Deterministic offsets: the range's randomness is in the deals, so that a decision is
+    // reproducible from the bot's seed alone.
+    let step = sum / PARTICLES as f64;
+    let mut out = Vec::with_capacity(PARTICLES);
+    let mut acc = 0.0;
+    let mut j = 0;
+    for k in 0..PARTICLES {
+        let target = (k as f64 + 0.5) * step;
+        while j + 1 < p.len() && acc + w(&p[j]) < target {
+            acc += w(&p[j]);
+            j += 1;
+        }
+        let mut q = p[j];
+        set(&mut q, 1.0);
+        out.push(q);
+    }
+    *p = out;
 }
 
 /// The probabilities with which `cfr` acts from strategy row `p` (255ths) where `legal` holds:
@@ -205,38 +242,7 @@ impl Range {
     /// that follow set the copies apart again); starts again from the hands it has, evenly
     /// weighted, when none is left.
     fn settle(&mut self) {
-        let (sum, sq) = self
-            .p
-            .iter()
-            .fold((0.0, 0.0), |(s, q), x| (s + x.w, q + x.w * x.w));
-        if sum <= 0.0 {
-            LOST.fetch_add(1, Ordering::Relaxed);
-            for q in &mut self.p {
-                q.w = 1.0;
-            }
-            return;
-        }
-        if sum * sum >= sq * (PARTICLES as f64 / 4.0) {
-            return;
-        }
-        // Deterministic offsets: the range's randomness is in the deals, so that a decision is
-        // reproducible from the bot's seed alone.
-        let step = sum / PARTICLES as f64;
-        let mut out = Vec::with_capacity(PARTICLES);
-        let mut acc = 0.0;
-        let mut j = 0;
-        for k in 0..PARTICLES {
-            let target = (k as f64 + 0.5) * step;
-            while j + 1 < self.p.len() && acc + self.p[j].w < target {
-                acc += self.p[j].w;
-                j += 1;
-            }
-            out.push(Particle {
-                w: 1.0,
-                ..self.p[j]
-            });
-        }
-        self.p = out;
+        settle(&mut self.p, |q| q.w, |q, w| q.w = w);
     }
 
     /// The weighted hands, for tests and the decision.

@@ -15,30 +15,16 @@ use pitboss_cfr::td::Rng;
 use pitboss_cfr::tree::{Next, CALL, FOLD, HALF};
 use pitboss_protocol::{ActRequest, Action, Event, SeatNo};
 
-use super::lbr::{legal_at, policy};
+use super::lbr::{deal, legal_at, policy, PARTICLES};
 use super::reader::{Reader, Step};
 use super::{solved, Game, Solved};
 use crate::util;
-
-/// Hands in the sampled range (as in triple draw).
-const PARTICLES: usize = 1000;
 
 /// One set of hidden cards the opponent may hold.
 #[derive(Clone, Copy, Debug)]
 struct Particle {
     hidden: CardSet,
     w: f64,
-}
-
-/// A card not in `dead`, uniformly.
-#[inline]
-fn deal(rng: &mut Rng, dead: CardSet) -> Card {
-    loop {
-        let c = Card::from_index(rng.below(52) as u8);
-        if !dead.contains(c) {
-            return c;
-        }
-    }
 }
 
 /// A stud hand played against the strategy.
@@ -126,39 +112,9 @@ impl StudWalk {
         self.settle();
     }
 
-    /// As in triple draw: resample when a few samples carry most of the weight, start again
-    /// evenly when none is left.
+    /// As in triple draw ([`super::lbr::settle`]).
     fn settle(&mut self) {
-        let (sum, sq) = self
-            .p
-            .iter()
-            .fold((0.0, 0.0), |(s, q), x| (s + x.w, q + x.w * x.w));
-        if sum <= 0.0 {
-            super::lbr::LOST.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            for q in &mut self.p {
-                q.w = 1.0;
-            }
-            return;
-        }
-        if sum * sum >= sq * (PARTICLES as f64 / 4.0) {
-            return;
-        }
-        let step = sum / PARTICLES as f64;
-        let mut out = Vec::with_capacity(PARTICLES);
-        let mut acc = 0.0;
-        let mut j = 0;
-        for k in 0..PARTICLES {
-            let target = (k as f64 + 0.5) * step;
-            while j + 1 < self.p.len() && acc + self.p[j].w < target {
-                acc += self.p[j].w;
-                j += 1;
-            }
-            out.push(Particle {
-                w: 1.0,
-                ..self.p[j]
-            });
-        }
-        self.p = out;
+        super::lbr::settle(&mut self.p, |q| q.w, |q, w| q.w = w);
     }
 
     /// Reads the events since the last decision: cards dealt, and the betting down the tree
