@@ -1,5 +1,5 @@
 //! Near-equilibrium heads-up play for the house bot `cfr`: abstractions of the games small enough
-//! to solve (triple draw in all three structures, fixed-limit stud hi/lo), a solver, and the
+//! to solve (triple draw and stud hi/lo, each in all three structures), a solver, and the
 //! strategy files the bot plays from.
 //!
 //! Why: the reference bots are the yardstick of every leaderboard, and heuristic ones fold too
@@ -11,9 +11,9 @@
 //!   and no limit: bets of half the pot, the pot and all-in);
 //! - [`td`]: the card abstraction (what the standard drawing rule does with a hand and how good
 //!   the kept cards are; after the last draw, the made hand) and a sampler of whole deals;
-//! - [`stud_tree`], [`stud`]: the same for heads-up fixed-limit stud hi/lo (each street's betting
-//!   whole, the streets joined by the pot and the last aggressor; the high and low prospects
-//!   against the opponent's board);
+//! - [`stud_tree`], [`stud`]: the same for heads-up stud hi/lo (each street's betting whole in
+//!   fixed limit, the same sizes as triple draw's in pot and no limit, the streets joined by the
+//!   pot and the last aggressor; the high and low prospects against the opponent's board);
 //! - [`mccfr`]: external-sampling Monte Carlo CFR with regret matching⁺ and linear averaging;
 //! - [`strategy`]: the file of the average strategy (probabilities in 255ths, zstd-compressed),
 //!   which the bot embeds.

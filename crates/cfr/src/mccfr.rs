@@ -82,12 +82,12 @@ impl Trainer {
     /// [`OPP_DRAWS`] (abstraction 1, the opponent's last draw count alone). The deals are the
     /// same cards either way.
     ///
-    /// A stud tree ([`Betting::Stud`]) is trained on the abstraction of [`crate::stud`] whatever
+    /// A stud tree ([`Betting::Stud`], [`Betting::StudBig`]) is trained on the abstraction of [`crate::stud`] whatever
     /// `draws` says (its order classes take the draws' place).
     pub fn with_draws(tree: Tree, seed: u64, draws: usize) -> Trainer {
         let width = tree.betting.actions();
         let (draws, buckets, sample): (usize, usize, fn(&mut Rng) -> Deal) = match tree.betting {
-            Betting::Stud(_) => (
+            Betting::Stud(_) | Betting::StudBig(_) => (
                 crate::stud::ORDERS,
                 crate::stud::BUCKETS,
                 crate::stud::sample,

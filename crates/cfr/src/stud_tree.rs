@@ -1,12 +1,17 @@
-//! The betting tree of heads-up fixed-limit stud hi/lo: every sequence the rules allow within a
-//! street, the streets joined by what a player needs to remember of them.
+//! The betting trees of heads-up stud hi/lo. Fixed limit: every sequence the rules allow within a
+//! street. Pot and no limit: the sizes of [`crate::tree`]'s big-bet abstraction (half the pot, the
+//! pot, all-in; two of the first two a street, then only the largest) on stud's minimums (a
+//! completion or an opening bet of at least the small bet, a raise of at least the street's
+//! largest increment). Either way the streets are joined by what a player needs to remember of
+//! them.
 //!
 //! Positions are per street: 0 is whoever acts first there (on third street the bring-in, the
 //! lowest up card; after it the best board showing), 1 the other. Who that is changes from street
 //! to street with the cards, so the trainer maps positions to seats per deal ([`crate::stud`]),
 //! and a player's information set carries which position it had ([`crate::stud::order_class`]).
 //! Every street ends with equal contributions (fixed limit never puts a player all-in heads-up at
-//! the presets' 100 big bets), so a position's chips are the seat's.
+//! the presets' 100 big bets; in pot and no limit both start with the same stack, and an all-in
+//! called ends the betting), so a position's chips are the seat's.
 //!
 //! Every street's own betting is kept whole, but a new street begins from the pot and from who
 //! made the last bet or raise on the street before (the history forgotten beyond that, an
@@ -20,7 +25,7 @@
 
 use std::collections::HashMap;
 
-use crate::tree::{Betting, Next, Node, StudLimits, Tree, CALL, FOLD, HALF, MAX_ACTIONS};
+use crate::tree::{Betting, Next, Node, StudBig, Tree, ALL_IN, CALL, FOLD, HALF, MAX_ACTIONS, POT};
 
 /// Streets: third to seventh.
 pub const STREETS: u8 = 5;
@@ -30,43 +35,89 @@ struct State {
     round: u8,
     player: u8,
     contrib: [u32; 2],
+    /// Fixed limit: bets this street (the completion counts). Pot and no limit: bets and raises
+    /// of half the pot or the pot this street.
     bets: u8,
     acted: [bool; 2],
     /// The position that made the last bet or raise this street.
     aggressor: Option<u8>,
     bring_in_due: bool,
+    /// Pot and no limit: each position's contribution when the street began, and the street's
+    /// largest full bet or raise increment so far (a completion counts by its increase over the
+    /// bring-in: docs/RULES.md, "Readings the engine makes").
+    base: u32,
+    last_inc: u32,
 }
 
 struct Builder {
-    l: StudLimits,
+    betting: Betting,
     nodes: Vec<Node>,
     /// A street's first node by (street, each player's chips in, the last street's aggressor).
     starts: HashMap<(u8, u32, Option<u8>), u32>,
 }
 
-/// The tree of `l`: `nodes[0]` is the bring-in's decision.
-pub fn build(l: StudLimits) -> Tree {
+/// The tree of a stud `betting` ([`Betting::Stud`] or [`Betting::StudBig`]): `nodes[0]` is the
+/// bring-in's decision.
+pub fn build(betting: Betting) -> Tree {
+    let ante = match betting {
+        Betting::Stud(l) => l.ante,
+        Betting::StudBig(b) => b.ante,
+        _ => panic!("not stud: {betting:?}"),
+    };
     let mut b = Builder {
-        l,
+        betting,
         nodes: Vec::new(),
         starts: HashMap::new(),
     };
     b.node(State {
         round: 0,
         player: 0,
-        contrib: [l.ante; 2],
+        contrib: [ante; 2],
         bets: 0,
         acted: [false; 2],
         aggressor: None,
         bring_in_due: true,
+        base: ante,
+        last_inc: 0,
     });
     Tree {
-        betting: Betting::Stud(l),
+        betting,
         nodes: b.nodes,
     }
 }
 
 impl Builder {
+    fn bring_in(&self) -> u32 {
+        match self.betting {
+            Betting::Stud(l) => l.bring_in,
+            Betting::StudBig(b) => b.bring_in,
+            _ => unreachable!(),
+        }
+    }
+
+    /// The bets and raises of `s`, as (action index, the acting position's contribution after it).
+    fn raises(&self, s: &State) -> Vec<(usize, u32)> {
+        let level = s.contrib[0].max(s.contrib[1]);
+        match self.betting {
+            Betting::Stud(l) => {
+                if s.bets >= l.cap {
+                    return Vec::new();
+                }
+                let to = if s.round == 0 && s.bets == 0 {
+                    // The completion, from the ante alone or over the bring-in.
+                    l.ante + l.small_bet
+                } else if s.round < 2 {
+                    level + l.small_bet
+                } else {
+                    level + l.big_bet
+                };
+                vec![(HALF, to)]
+            }
+            Betting::StudBig(b) => big_raises(b, s, level),
+            _ => unreachable!(),
+        }
+    }
+
     fn node(&mut self, s: State) -> u32 {
         let at = self.nodes.len() as u32;
         self.nodes.push(Node {
@@ -90,7 +141,7 @@ impl Builder {
         // Check, call, or on third street post the bring-in.
         let mut c = s;
         c.contrib[p] = if s.bring_in_due {
-            s.contrib[p] + self.l.bring_in
+            s.contrib[p] + self.bring_in()
         } else {
             level
         };
@@ -102,15 +153,8 @@ impl Builder {
             c.player = o as u8;
             Next::Node(self.node(c))
         };
-        if s.bets < self.l.cap {
-            let to = if s.round == 0 && s.bets == 0 {
-                // The completion, from the ante alone or over the bring-in.
-                self.l.ante + self.l.small_bet
-            } else if s.round < 2 {
-                level + self.l.small_bet
-            } else {
-                level + self.l.big_bet
-            };
+        let big = matches!(self.betting, Betting::StudBig(_));
+        for (a, to) in self.raises(&s) {
             let r = State {
                 player: o as u8,
                 contrib: if p == 0 {
@@ -118,14 +162,15 @@ impl Builder {
                 } else {
                     [s.contrib[0], to]
                 },
-                bets: s.bets + 1,
+                bets: s.bets + u8::from(!big || a != ALL_IN),
                 acted: if p == 0 { [true, false] } else { [false, true] },
                 aggressor: Some(p as u8),
                 bring_in_due: false,
+                last_inc: s.last_inc.max(to - level),
                 ..s
             };
-            raise_to[HALF] = to;
-            next[HALF] = Next::Node(self.node(r));
+            raise_to[a] = to;
+            next[a] = Next::Node(self.node(r));
         }
         let n = &mut self.nodes[at as usize];
         n.next = next;
@@ -137,7 +182,8 @@ impl Builder {
     /// first decision (shared by every history with the same pot and last aggressor).
     fn close(&mut self, s: State) -> Next {
         debug_assert_eq!(s.contrib[0], s.contrib[1]);
-        if s.round + 1 == STREETS {
+        let all_in = matches!(self.betting, Betting::StudBig(b) if s.contrib[0] >= b.stack);
+        if s.round + 1 == STREETS || all_in {
             return Next::Showdown {
                 stake: s.contrib[0],
             };
@@ -154,16 +200,60 @@ impl Builder {
             acted: [false; 2],
             aggressor: None,
             bring_in_due: false,
+            base: s.contrib[0],
+            last_inc: 0,
         });
         self.starts.insert(key, n);
         Next::Node(n)
     }
 }
 
+/// Pot and no limit's bets and raises at `s` (the tree of [`crate::tree`]'s sizes on stud's
+/// minimums): half the pot after the call, the pot, and in no limit all-in; a size below the
+/// minimum (the small bet for a completion or an opening bet, else the last full increment) is
+/// raised to it, equal sizes are merged, and beyond [`StudBig::raises`] only the largest stays.
+fn big_raises(b: StudBig, s: &State, level: u32) -> Vec<(usize, u32)> {
+    if level >= b.stack {
+        return Vec::new();
+    }
+    let street_level = level - s.base;
+    let min_to = if street_level == 0 || (s.round == 0 && street_level <= b.bring_in) {
+        s.base + b.small_bet
+    } else {
+        level + s.last_inc
+    };
+    // Heads-up the player to act faces the level: the pot after its call is twice the level.
+    let pot_to = (3 * level).max(min_to).min(b.stack);
+    let sizes = [
+        (HALF, (2 * level).max(min_to)),
+        (POT, (3 * level).max(min_to)),
+    ];
+    let allowed: &[(usize, u32)] = if s.bets < b.raises {
+        &sizes
+    } else if b.no_limit {
+        &[]
+    } else {
+        &sizes[1..]
+    };
+    let mut out: Vec<(usize, u32)> = Vec::new();
+    for &(a, to) in allowed {
+        let to = to.min(b.stack);
+        let cap = if b.no_limit { b.stack - 1 } else { pot_to };
+        if to <= cap && out.iter().all(|&(_, t)| t != to) {
+            out.push((a, to));
+        }
+    }
+    let all_in = if b.no_limit { b.stack } else { pot_to };
+    if all_in == b.stack && out.iter().all(|&(_, t)| t != all_in) {
+        out.push((ALL_IN, all_in));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::STUD_FL;
+    use crate::tree::{STUD_FL, STUD_NL, STUD_PL};
 
     #[test]
     fn third_street_follows_the_bring_in_rules_and_the_cap_holds() {
@@ -220,5 +310,82 @@ mod tests {
         }
         assert_eq!(top, 40 + 4 * 200 + 4 * 200 + 3 * 4 * 400);
         assert!(t.nodes.len() < 20_000, "{} nodes", t.nodes.len());
+    }
+
+    /// Walks every path of `t` from `n`: (decision nodes, largest stake), checking each raise
+    /// against the rules of pot- and no-limit stud.
+    fn walk_big(t: &Tree, n: u32, no_limit: bool, acc: &mut (usize, u32)) {
+        acc.0 += 1;
+        let node = t.nodes[n as usize];
+        let level = node.contrib[0].max(node.contrib[1]);
+        for (a, x) in node.next.into_iter().enumerate() {
+            match x {
+                Next::Illegal => continue,
+                Next::Node(m) => walk_big(t, m, no_limit, acc),
+                Next::Fold { lost, .. } | Next::Showdown { stake: lost } => acc.1 = acc.1.max(lost),
+            }
+            if a >= HALF {
+                let to = node.raise_to[a];
+                assert!(to > level && to <= 20_000, "{node:?}");
+                // Pot limit: at most the pot after the call, unless that is below the small bet
+                // (the minimum completion or opening bet).
+                if !no_limit {
+                    assert!(to <= 3 * level || to - level <= 200, "{node:?}");
+                }
+                assert!(a != ALL_IN || to == 20_000, "all-in is the stack: {node:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pot_and_no_limit_stud_keep_the_bring_in_the_minimums_and_the_pot() {
+        for (betting, no_limit) in [(STUD_PL, false), (STUD_NL, true)] {
+            let t = Tree::new(betting);
+            let mut acc = (0, 0);
+            walk_big(&t, 0, no_limit, &mut acc);
+            assert_eq!(acc.1, 20_000, "someone can get all-in");
+            assert!(
+                acc.0 >= t.nodes.len(),
+                "shared streets are walked once per path"
+            );
+            let root = t.nodes[0];
+            assert_eq!(root.next[FOLD], Next::Illegal, "the bring-in cannot fold");
+            // The completion is to the small bet whatever the pot (80 in antes).
+            assert_eq!(root.raise_to[HALF], 240);
+            assert_eq!(
+                root.next[POT],
+                Next::Illegal,
+                "the pot is below the minimum: merged"
+            );
+            assert_eq!(root.next[ALL_IN] != Next::Illegal, no_limit);
+            let Next::Node(after) = root.next[CALL] else {
+                panic!("the bring-in posted")
+            };
+            let after = t.nodes[after as usize];
+            assert_eq!(after.contrib, [90, 40]);
+            // Over the bring-in: the small bet (240), or the pot after calling 50 (180 + 90).
+            assert_eq!(after.raise_to[HALF], 240);
+            assert_eq!(after.raise_to[POT], 270);
+            let Next::Node(done) = after.next[POT] else {
+                panic!("completed")
+            };
+            // The completion counted by its increase over the bring-in (270 − 90 = 180): a
+            // half-pot raise (to 540) is above the minimum (450).
+            let done = t.nodes[done as usize];
+            assert_eq!(done.raise_to[HALF], 540);
+            assert_eq!(done.raise_to[POT], 810);
+            // A called bring-in ends the street; fourth street opens at the small bet at least.
+            let Next::Node(fourth) = after.next[CALL] else {
+                panic!("fourth street")
+            };
+            let fourth = t.nodes[fourth as usize];
+            assert_eq!((fourth.round, fourth.contrib), (1, [90, 90]));
+            assert_eq!(
+                fourth.raise_to[HALF], 290,
+                "half the pot (90) is below the small bet"
+            );
+            assert_eq!(fourth.next[POT], Next::Illegal, "the pot (180) too: merged");
+            assert!(t.nodes.len() < 20_000, "{} nodes", t.nodes.len());
+        }
     }
 }

@@ -86,6 +86,20 @@ pub struct StudLimits {
     pub cap: u8,
 }
 
+/// The stakes of pot- and no-limit stud: antes, a bring-in, a completion and every opening bet
+/// of at least the small bet, equal stacks (the ante comes out of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StudBig {
+    pub ante: u32,
+    pub bring_in: u32,
+    pub small_bet: u32,
+    pub stack: u32,
+    pub no_limit: bool,
+    /// Bets and raises of half the pot or the pot a street, beyond which only the largest remains
+    /// (all-in, or in pot limit the pot).
+    pub raises: u8,
+}
+
 /// What the tree is built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Betting {
@@ -93,6 +107,8 @@ pub enum Betting {
     Big(BigBet),
     /// Heads-up fixed-limit stud hi/lo ([`crate::stud`]).
     Stud(StudLimits),
+    /// Heads-up pot- or no-limit stud hi/lo.
+    StudBig(StudBig),
 }
 
 /// The presets' fixed-limit stud hi/lo (ante 40, bring-in 50, bets of 200 and 400, cap 4).
@@ -102,6 +118,26 @@ pub const STUD_FL: Betting = Betting::Stud(StudLimits {
     small_bet: 200,
     big_bet: 400,
     cap: 4,
+});
+
+/// The presets' pot-limit stud hi/lo (ante 40, bring-in 50, small bet 200, 100 small bets deep).
+pub const STUD_PL: Betting = Betting::StudBig(StudBig {
+    ante: 40,
+    bring_in: 50,
+    small_bet: 200,
+    stack: 20_000,
+    no_limit: false,
+    raises: 2,
+});
+
+/// The presets' no-limit stud hi/lo.
+pub const STUD_NL: Betting = Betting::StudBig(StudBig {
+    ante: 40,
+    bring_in: 50,
+    small_bet: 200,
+    stack: 20_000,
+    no_limit: true,
+    raises: 2,
 });
 
 /// The presets' fixed-limit triple draw (50/100 blinds, bets of 100 and 200, cap 4).
@@ -127,7 +163,7 @@ pub const TD_NL: Betting = Betting::Big(BigBet {
     no_limit: true,
     ..match TD_PL {
         Betting::Big(b) => b,
-        Betting::Limit(_) | Betting::Stud(_) => unreachable!(),
+        _ => unreachable!(),
     }
 });
 
@@ -136,14 +172,14 @@ impl Betting {
     pub const fn actions(&self) -> usize {
         match self {
             Betting::Limit(_) | Betting::Stud(_) => 3,
-            Betting::Big(_) => MAX_ACTIONS,
+            Betting::Big(_) | Betting::StudBig(_) => MAX_ACTIONS,
         }
     }
 
     /// Betting rounds: four in triple draw, five streets in stud.
     pub const fn rounds(&self) -> u8 {
         match self {
-            Betting::Stud(_) => 5,
+            Betting::Stud(_) | Betting::StudBig(_) => 5,
             _ => ROUNDS,
         }
     }
@@ -154,14 +190,20 @@ impl Betting {
             Betting::Limit(l) => l.big_blind,
             Betting::Big(b) => b.big_blind,
             Betting::Stud(s) => s.small_bet,
+            Betting::StudBig(s) => s.small_bet,
         }
+    }
+
+    /// Whether this is stud (positions per street, [`crate::stud`]'s abstraction).
+    pub const fn is_stud(&self) -> bool {
+        matches!(self, Betting::Stud(_) | Betting::StudBig(_))
     }
 
     const fn small_blind(&self) -> u32 {
         match self {
             Betting::Limit(l) => l.small_blind,
             Betting::Big(b) => b.small_blind,
-            Betting::Stud(_) => 0,
+            Betting::Stud(_) | Betting::StudBig(_) => 0,
         }
     }
 }
@@ -190,8 +232,8 @@ struct State {
 
 impl Tree {
     pub fn new(betting: Betting) -> Tree {
-        if let Betting::Stud(l) = betting {
-            return crate::stud_tree::build(l);
+        if betting.is_stud() {
+            return crate::stud_tree::build(betting);
         }
         let mut t = Tree {
             betting,
@@ -214,7 +256,7 @@ impl Tree {
         let o = 1 - p;
         let level = s.contrib[o].max(s.contrib[p]);
         match self.betting {
-            Betting::Stud(_) => unreachable!("stud_tree builds stud"),
+            Betting::Stud(_) | Betting::StudBig(_) => unreachable!("stud_tree builds stud"),
             Betting::Limit(l) => {
                 let bet = if s.round < 2 { l.small_bet } else { l.big_bet };
                 if s.bets < l.cap {

@@ -3,7 +3,9 @@
 use pitboss_cfr::mccfr::{infoset, infoset_in, Trainer};
 use pitboss_cfr::strategy::{Strategy, StrategyError};
 use pitboss_cfr::stud;
-use pitboss_cfr::tree::{Next, Tree, CALL, FOLD, HALF, STUD_FL, TD_FL};
+use pitboss_cfr::tree::{
+    Next, Tree, ALL_IN, CALL, FOLD, HALF, POT, STUD_FL, STUD_NL, STUD_PL, TD_FL,
+};
 
 fn train(seed: u64, n: u64) -> Trainer {
     let mut t = Trainer::new(Tree::new(TD_FL), seed);
@@ -163,6 +165,48 @@ fn the_shipped_strategy_is_rebuilt_byte_for_byte() {
     assert!(again == shipped, "retraining gave another file");
 }
 
+/// Pot- and no-limit stud: five actions a decision (half the pot, the pot, all-in), the file
+/// reads back, and a short training already folds junk far more often than rolled-up trips when
+/// the bring-in faces a completion, and far more often than it folds trips facing an all-in.
+#[test]
+fn the_big_bet_stud_strategies_read_back_and_fold_junk_before_trips() {
+    for (game, betting) in [("stud8-nl", STUD_NL), ("stud8-pl", STUD_PL)] {
+        let mut t = Trainer::new(Tree::new(betting), 3);
+        t.run(300_000);
+        let bytes = Strategy::from_trainer(game, 3, &t).to_bytes();
+        let s = Strategy::from_bytes(&bytes, t.tree.nodes.len(), 5).unwrap();
+        assert_eq!(
+            (s.width, s.buckets, s.draws),
+            (5, stud::BUCKETS, stud::ORDERS)
+        );
+        assert_eq!(s.to_bytes(), bytes);
+        let p = |n: u32, class: u8| {
+            t.average(infoset_in(n, class, 0, stud::ORDERS, stud::BUCKETS))
+                .expect("reached")
+        };
+        let tree = &t.tree;
+        let step = |n: u32, k: usize| match tree.nodes[n as usize].next[k] {
+            Next::Node(m) => m,
+            x => panic!("{x:?}"),
+        };
+        let facing = step(step(0, CALL), HALF);
+        let (trips, junk) = (p(facing, 17), p(facing, 1));
+        assert!(trips[FOLD] < 0.2, "{game}: trips rarely fold: {trips:?}");
+        assert!(
+            junk[FOLD] > trips[FOLD] + 0.3,
+            "{game}: junk folds: {junk:?}"
+        );
+        // The largest raise there: all-in in no limit, the pot in pot limit.
+        let big = if game == "stud8-nl" { ALL_IN } else { POT };
+        let shove = step(step(0, CALL), big);
+        let (trips, junk) = (p(shove, 17), p(shove, 1));
+        assert!(
+            junk[FOLD] > trips[FOLD] + 0.3,
+            "{game}: {junk:?} against {trips:?}"
+        );
+    }
+}
+
 /// The same for the stud strategy (about 40 minutes on one core:
 /// `cargo test --release -p pitboss-cfr --test train -- --ignored`).
 #[test]
@@ -178,4 +222,29 @@ fn the_shipped_stud_strategy_is_rebuilt_byte_for_byte() {
     t.run(s.iterations);
     let again = Strategy::from_trainer(&s.game, s.seed, &t).to_bytes();
     assert!(again == shipped, "retraining gave another file");
+}
+
+/// The same for the pot- and no-limit stud strategies (about 77 and 71 minutes on one core:
+/// `cargo test --release -p pitboss-cfr --test train -- --ignored`).
+#[test]
+#[ignore = "retrains the shipped pot- and no-limit stud strategies: about two and a half hours"]
+fn the_shipped_big_bet_stud_strategies_are_rebuilt_byte_for_byte() {
+    for (file, betting) in [
+        (
+            &include_bytes!("../../../bots/builtin/strategy/stud8-pl.cfr.zst")[..],
+            STUD_PL,
+        ),
+        (
+            &include_bytes!("../../../bots/builtin/strategy/stud8-nl.cfr.zst")[..],
+            STUD_NL,
+        ),
+    ] {
+        let shipped = pitboss_cfr::strategy::decompress(file).unwrap();
+        let tree = Tree::new(betting);
+        let s = Strategy::from_bytes(&shipped, tree.nodes.len(), 5).unwrap();
+        let mut t = Trainer::new(tree, s.seed);
+        t.run(s.iterations);
+        let again = Strategy::from_trainer(&s.game, s.seed, &t).to_bytes();
+        assert!(again == shipped, "{}: retraining gave another file", s.game);
+    }
 }

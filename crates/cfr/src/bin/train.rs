@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use clap::Parser;
 use pitboss_cfr::mccfr::Trainer;
 use pitboss_cfr::strategy::Strategy;
-use pitboss_cfr::tree::{Betting, Tree, STUD_FL, TD_FL, TD_NL, TD_PL};
+use pitboss_cfr::tree::{Betting, Tree, STUD_FL, STUD_NL, STUD_PL, TD_FL, TD_NL, TD_PL};
 
 /// Trains a heads-up strategy by external-sampling Monte Carlo CFR and writes its strategy file.
 ///
@@ -19,11 +19,12 @@ use pitboss_cfr::tree::{Betting, Tree, STUD_FL, TD_FL, TD_NL, TD_PL};
 ///   pitboss-cfr-train --iterations 2000000 --seed 7 --out /tmp/quick.cfr
 ///   pitboss-cfr-train --game 27td-pl --draws opponent --out bots/builtin/strategy/27td-pl.cfr.zst
 ///   pitboss-cfr-train --game stud8-fl --out bots/builtin/strategy/stud8-fl.cfr.zst
+///   pitboss-cfr-train --game stud8-nl --iterations 60000000 --out bots/builtin/strategy/stud8-nl.cfr.zst
 #[derive(Parser)]
 #[command(version, verbatim_doc_comment)]
 struct Args {
-    /// The game: heads-up triple draw, 27td-fl, 27td-pl or 27td-nl, or fixed-limit stud hi/lo,
-    /// stud8-fl (whose abstraction ignores --draws).
+    /// The game: heads-up triple draw, 27td-fl, 27td-pl or 27td-nl, or stud hi/lo, stud8-fl,
+    /// stud8-pl or stud8-nl (whose abstraction ignores --draws).
     #[arg(long, default_value = "27td-fl")]
     game: String,
     /// Deals to train on (each walks the tree once per player).
@@ -50,8 +51,10 @@ fn main() -> anyhow::Result<()> {
         "27td-pl" => TD_PL,
         "27td-nl" => TD_NL,
         "stud8-fl" => STUD_FL,
+        "stud8-pl" => STUD_PL,
+        "stud8-nl" => STUD_NL,
         g => bail!(
-            "--game {g}: only 27td-fl, 27td-pl, 27td-nl and stud8-fl have an abstraction so far"
+            "--game {g}: the games with an abstraction are 27td-fl, 27td-pl, 27td-nl, stud8-fl, stud8-pl and stud8-nl"
         ),
     };
     if a.iterations == 0 {
