@@ -1,7 +1,7 @@
 //! The house bot `cfr` follows real hands down its solved tree: through the referee's events,
 //! against bots of every style, it never loses its place (in stud too, where who acts first
-//! changes from street to street); outside the solved games it plays as `adaptive` and never
-//! touches the strategy.
+//! changes from street to street, and in pot and no limit, against bets of sizes the tree does
+//! not have); outside the solved games it plays as `adaptive` and never touches the strategy.
 
 #[path = "common/house.rs"]
 mod house;
@@ -16,7 +16,10 @@ fn play(game: &str, bots: &[&'static str], hands: u64) {
 /// One test (the tally is per process): the solved games first, then games it must leave alone.
 #[test]
 fn cfr_follows_every_hand_of_its_games_and_only_those() {
-    for game in ["27td-fl", "27td-pl", "27td-nl", "stud8-fl"] {
+    for game in [
+        "27td-fl", "27td-pl", "27td-nl", "stud8-fl", "stud8-pl", "stud8-nl",
+    ] {
+        let big = !game.ends_with("-fl");
         for opp in [
             "random",
             "call",
@@ -24,7 +27,13 @@ fn cfr_follows_every_hand_of_its_games_and_only_those() {
             "x-raise1st",
             "lowball",
             "adaptive",
+            // Bets of sizes the tree does not have: between its own, and above the pot.
+            "x-mid",
+            "x-big",
         ] {
+            if !big && (opp == "x-mid" || opp == "x-big") {
+                continue;
+            }
             let (played, left) = CfrBot::tally();
             let off0 = CfrBot::off_tree();
             play(game, &["cfr", opp], 1000);
@@ -43,14 +52,13 @@ fn cfr_follows_every_hand_of_its_games_and_only_those() {
         }
     }
     let before = CfrBot::tally();
-    play("stud8-nl", &["cfr", "x-raise"], 300);
-    play("stud8-pl", &["cfr", "adaptive"], 300);
     play("27td-fl", &["cfr", "call", "x-raise"], 300);
+    play("stud8-nl", &["cfr", "call", "x-raise"], 300);
     play("stud8-fl", &["cfr", "call", "x-raise"], 300);
     assert_eq!(
         CfrBot::tally(),
         before,
-        "no strategy outside heads-up triple draw and fixed-limit stud"
+        "no strategy outside heads-up games"
     );
     best_plays_as_cfr();
 }

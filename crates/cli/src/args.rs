@@ -382,7 +382,7 @@ Examples:
   pitboss match match.toml --threads 2 --out results/my-run --history
 
 Bots: built-in names random, call, raise, lowball, hilo, equity, adaptive, cfr (also called best: the
-strongest built-in; it plays as adaptive in pot- and no-limit stud and at full tables; cfr-eq: cfr
+strongest built-in; it plays as adaptive at full tables; cfr-eq: cfr
 without its opponent model; lbr: a local best response to cfr-eq, lbr-3 in the last betting round
 of triple draw only, lbr-01 in the first two, lbr-4 on seventh street of stud), and the exploiters
 x-raise, x-raise1st,

@@ -17,8 +17,9 @@
 //! rule itself.
 //!
 //! In fixed-limit stud hi/lo it answers the stud strategy the same way ([`super::lbr_stud`]).
-//! Everywhere `cfr-eq` does not play from the strategy (pot- and no-limit stud, full tables, other
-//! stacks) `lbr` plays as `adaptive`: it has no policy to answer there.
+//! Everywhere `cfr-eq` does not play from the strategy (full tables, other stacks) `lbr` plays as
+//! `adaptive`: it has no policy to answer there; nor, yet, in pot- and no-limit stud, where the
+//! stud range would need the big-bet tree's sizes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -513,7 +514,10 @@ fn play(req: &ActRequest, game: Game, node: &Node, a: usize, w: &mut Walk) -> Op
 
 impl Bot for LbrBot {
     fn match_start(&mut self, m: &MatchStart) {
-        self.game = solved_game(&m.game).map(|g| (g, super::unit(g, &m.game)));
+        // Pot- and no-limit stud have no local best response yet: `adaptive` plays them.
+        self.game = solved_game(&m.game)
+            .filter(|g| !matches!(g, Game::StudPl | Game::StudNl))
+            .map(|g| (g, super::unit(g, &m.game)));
         self.fallback.match_start(m);
     }
 

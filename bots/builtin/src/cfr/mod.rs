@@ -1,4 +1,4 @@
-//! `cfr`: heads-up triple draw and fixed-limit stud hi/lo from near-equilibrium strategies (crate
+//! `cfr`: heads-up triple draw and stud hi/lo from near-equilibrium strategies (crate
 //! `pitboss-cfr`: Monte Carlo CFR on an abstraction of the game), `adaptive` everywhere else.
 //!
 //! In stud there is nothing to draw, and who acts first changes from street to street with the up
@@ -48,6 +48,8 @@ static STRATEGY_27TD_FL: &[u8] = include_bytes!("../../strategy/27td-fl.cfr.zst"
 static STRATEGY_27TD_PL: &[u8] = include_bytes!("../../strategy/27td-pl.cfr.zst");
 static STRATEGY_27TD_NL: &[u8] = include_bytes!("../../strategy/27td-nl.cfr.zst");
 static STRATEGY_STUD8_FL: &[u8] = include_bytes!("../../strategy/stud8-fl.cfr.zst");
+static STRATEGY_STUD8_PL: &[u8] = include_bytes!("../../strategy/stud8-pl.cfr.zst");
+static STRATEGY_STUD8_NL: &[u8] = include_bytes!("../../strategy/stud8-nl.cfr.zst");
 
 /// A solved game: its tree and strategy.
 struct Solved {
@@ -73,6 +75,31 @@ enum Game {
     Nl,
     /// Fixed-limit stud hi/lo.
     StudFl,
+    /// Pot- and no-limit stud hi/lo.
+    StudPl,
+    StudNl,
+}
+
+impl Game {
+    /// Stud: positions per street, classes from [`pitboss_cfr::stud`].
+    fn stud(self) -> bool {
+        matches!(self, Game::StudFl | Game::StudPl | Game::StudNl)
+    }
+
+    /// Fixed limit: one raise size, the tree's.
+    fn fixed(self) -> bool {
+        matches!(self, Game::Fl | Game::StudFl)
+    }
+
+    /// The model's round of tree round `round`: stud's five streets read as triple draw's four,
+    /// the last the last (third and fourth street together).
+    fn model_round(self, round: u8) -> usize {
+        usize::from(if self.stud() {
+            round.saturating_sub(1)
+        } else {
+            round
+        })
+    }
 }
 
 fn solved(g: Game) -> &'static Solved {
@@ -80,11 +107,15 @@ fn solved(g: Game) -> &'static Solved {
     static PL: OnceLock<Solved> = OnceLock::new();
     static NL: OnceLock<Solved> = OnceLock::new();
     static STUD_FL: OnceLock<Solved> = OnceLock::new();
+    static STUD_PL: OnceLock<Solved> = OnceLock::new();
+    static STUD_NL: OnceLock<Solved> = OnceLock::new();
     match g {
         Game::Fl => FL.get_or_init(|| Solved::read(TD_FL, STRATEGY_27TD_FL)),
         Game::Pl => PL.get_or_init(|| Solved::read(TD_PL, STRATEGY_27TD_PL)),
         Game::Nl => NL.get_or_init(|| Solved::read(TD_NL, STRATEGY_27TD_NL)),
         Game::StudFl => STUD_FL.get_or_init(|| Solved::read(tree::STUD_FL, STRATEGY_STUD8_FL)),
+        Game::StudPl => STUD_PL.get_or_init(|| Solved::read(tree::STUD_PL, STRATEGY_STUD8_PL)),
+        Game::StudNl => STUD_NL.get_or_init(|| Solved::read(tree::STUD_NL, STRATEGY_STUD8_NL)),
     }
 }
 
@@ -95,19 +126,21 @@ static LEFT: AtomicU64 = AtomicU64::new(0);
 static OFF: AtomicU64 = AtomicU64::new(0);
 
 /// Which solved game `g` is, up to the size of the chips: triple draw, no ante, blinds of half
-/// a big blind and one, and in fixed limit bets of one and two big blinds, cap 4; or fixed-limit
-/// stud hi/lo with the presets' proportions (ante a fifth of the small bet, bring-in a quarter,
-/// big bet twice the small, cap 4).
+/// a big blind and one, and in fixed limit bets of one and two big blinds, cap 4; or stud hi/lo
+/// with the presets' proportions (ante a fifth of the small bet, bring-in a quarter; in fixed
+/// limit big bet twice the small, cap 4).
 fn solved_game(g: &GameInfo) -> Option<Game> {
     if g.variant == "stud-hi-lo" {
-        let stud = g.structure == "fixed-limit"
-            && g.small_bet > 0
-            && g.ante * 5 == g.small_bet
-            && g.bring_in * 4 == g.small_bet
-            && g.big_bet == 2 * g.small_bet
-            && g.cap == 4
-            && !g.heads_up_uncapped;
-        return stud.then_some(Game::StudFl);
+        let stakes = g.small_bet > 0 && g.ante * 5 == g.small_bet && g.bring_in * 4 == g.small_bet;
+        return match g.structure.as_str() {
+            "fixed-limit" => {
+                (stakes && g.big_bet == 2 * g.small_bet && g.cap == 4 && !g.heads_up_uncapped)
+                    .then_some(Game::StudFl)
+            }
+            "pot-limit" => stakes.then_some(Game::StudPl),
+            "no-limit" => stakes.then_some(Game::StudNl),
+            _ => None,
+        };
     }
     let blinds = g.variant == "triple-draw"
         && g.ante == 0
@@ -131,9 +164,10 @@ fn solved_game(g: &GameInfo) -> Option<Game> {
 
 /// The chips the solved game's sizes are measured in: the big blind, stud's small bet.
 fn unit(g: Game, info: &GameInfo) -> Chips {
-    match g {
-        Game::StudFl => info.small_bet,
-        _ => info.big_blind,
+    if g.stud() {
+        info.small_bet
+    } else {
+        info.big_blind
     }
 }
 
@@ -221,11 +255,12 @@ fn defend_less(p: &mut [f32], real: f64, tree: f64, strength: f32, relax: f32) {
 /// it models its opponent: against one that folds too much it bets and raises more, against one
 /// that calls too much it stops bluffing and bets thinner for value, against one that raises too
 /// much it folds less, but only as far as what it has won against that opponent covers the
-/// worst such a departure can cost (`cfr-eq` is the strategy alone). In heads-up fixed-limit stud
-/// hi/lo it plays a strategy solved the same way on the abstraction of `pitboss_cfr::stud` (its
-/// high and low prospects against the opponent's board), with the same opponent model. Everywhere
-/// else (pot- and no-limit stud, full tables, stacks other than those solved) it plays exactly like
-/// `adaptive`. `best` is another name for it: the strongest built-in bot.
+/// worst such a departure can cost (`cfr-eq` is the strategy alone). In heads-up stud
+/// hi/lo it plays strategies solved the same way on the abstraction of `pitboss_cfr::stud` (its
+/// high and low prospects against the opponent's board), in fixed limit every betting sequence, in
+/// pot and no limit triple draw's bet sizes on stud's minimums, with the same opponent model.
+/// Everywhere else (full tables, stacks other than those solved) it plays exactly like `adaptive`.
+/// `best` is another name for it: the strongest built-in bot.
 pub struct CfrBot {
     fallback: AdaptiveBot,
     /// The solved game being played, and its big blind.
@@ -298,12 +333,8 @@ impl CfrBot {
             let next = reader::next(&node, p, a);
             if let Some(m) = self.model.as_mut().filter(|_| !w.r.mine(p)) {
                 if next != Next::Illegal {
-                    let round = if game == Game::StudFl {
-                        node.round.saturating_sub(1)
-                    } else {
-                        node.round
-                    };
-                    m.observe(usize::from(round), node.next[FOLD] != Next::Illegal, a);
+                    let round = game.model_round(node.round);
+                    m.observe(round, node.next[FOLD] != Next::Illegal, a);
                 }
             }
             match next {
@@ -325,7 +356,13 @@ impl CfrBot {
 
     /// Stud: the information set of this bot's decision at `node` (its cards against the
     /// opponent's board, and the acting order seen), and its hand's strength from 0 to 1.
-    fn stud_infoset(&self, req: &ActRequest, w: &Walk, node: &Node) -> Option<(usize, f32)> {
+    fn stud_infoset(
+        &self,
+        req: &ActRequest,
+        game: Game,
+        w: &Walk,
+        node: &Node,
+    ) -> Option<(usize, f32)> {
         let v = &req.view;
         let me = usize::from(w.r.seat);
         let opp = v.seats.get(1 - me.min(1))?;
@@ -336,14 +373,14 @@ impl CfrBot {
             return None;
         }
         let class = stud::class(own, opp_up, round);
-        let i = solved(Game::StudFl)
+        let i = solved(game)
             .strategy
             .stud_infoset(w.node, class, w.r.order());
         Some((i, stud::strength(class, round)))
     }
 
     fn bet(&mut self, req: &ActRequest, game: Game) -> Option<Action> {
-        if let Some(w) = self.walk.as_mut().filter(|_| game == Game::StudFl) {
+        if let Some(w) = self.walk.as_mut().filter(|_| game.stud()) {
             w.r.first_to_act();
         }
         let w = self.walk?;
@@ -352,8 +389,8 @@ impl CfrBot {
         if node.player != w.r.me {
             return None;
         }
-        let (i, class_strength) = if game == Game::StudFl {
-            self.stud_infoset(req, &w, &node)?
+        let (i, class_strength) = if game.stud() {
+            self.stud_infoset(req, game, &w, &node)?
         } else {
             if req.view.cards.len() != 5 {
                 return None;
@@ -378,13 +415,7 @@ impl CfrBot {
             .collect();
         let mut pf: Vec<f32> = p.iter().map(|&x| f32::from(x) / 255.0).collect();
         let strength = class_strength;
-        // The model's rounds: stud's five streets read as triple draw's four, the last the last
-        // (third and fourth street together).
-        let round = if game == Game::StudFl {
-            usize::from(node.round.saturating_sub(1))
-        } else {
-            usize::from(node.round)
-        };
+        let round = game.model_round(node.round);
         if let Some((real, tree)) = w.faced.filter(|&(r, t)| legal[FOLD] && r > t) {
             // Against a bot that raises too much, as far as the model may bend the strategy,
             // an oversized bet is no stronger than a pot-sized one.
@@ -401,7 +432,7 @@ impl CfrBot {
         let action = match a {
             FOLD if req.legal.fold => Action::Fold,
             FOLD | CALL => util::passive(&req.legal),
-            _ if matches!(game, Game::Fl | Game::StudFl) => util::min_raise(&req.legal)?,
+            _ if game.fixed() => util::min_raise(&req.legal)?,
             ALL_IN => util::raise_to(&req.legal, Chips::MAX)?,
             _ => {
                 // The same share of the real pot as the tree's raise of its own.
@@ -429,7 +460,7 @@ impl Bot for CfrBot {
                 Game::Fl => 6 * bb,
                 // A small bet on third and fourth street, a big one (two) on the three after.
                 Game::StudFl => 8 * bb,
-                Game::Pl | Game::Nl => 20 * bb,
+                Game::Pl | Game::Nl | Game::StudPl | Game::StudNl => 20 * bb,
             };
             *model = Model::new(risk as i64);
         }
@@ -439,7 +470,7 @@ impl Bot for CfrBot {
     fn hand_start(&mut self, h: &HandStart) {
         self.solved = reader::on_tree(h, self.game);
         self.seat = h.seat;
-        let stud = matches!(self.game, Some((Game::StudFl, _)));
+        let stud = self.game.is_some_and(|(g, _)| g.stud());
         self.walk = self.solved.then_some(Walk {
             r: if stud {
                 Reader::stud(h.seat)

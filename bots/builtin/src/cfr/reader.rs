@@ -16,7 +16,9 @@ pub(super) fn on_tree(h: &HandStart, game: Option<(Game, Chips)>) -> bool {
     let fits = |(g, bb): (Game, Chips)| match g {
         Game::Fl => h.stacks.iter().all(|&s| s >= 24 * bb),
         Game::StudFl => h.stacks.iter().all(|&s| s >= 33 * bb),
-        Game::Pl | Game::Nl => h.stacks.iter().all(|&s| s == 100 * bb),
+        Game::Pl | Game::Nl | Game::StudPl | Game::StudNl => {
+            h.stacks.iter().all(|&s| s == 100 * bb)
+        }
     };
     h.seats == 2 && game.is_some_and(fits)
 }
@@ -137,6 +139,13 @@ impl Reader {
                 self.fresh = self.stud;
                 return Step::Skip;
             }
+            // Stud's antes are in the pot but not a bet of the street (the sum of the two
+            // positions' chips is what is read: positions change with the streets).
+            Event::Ante { seat, amount, .. } => {
+                let p = self.pos(seat);
+                self.contrib[p] += amount;
+                return Step::Skip;
+            }
             Event::Blind { seat, amount, .. } => {
                 let p = self.pos(seat);
                 self.bet[p] += amount;
@@ -159,7 +168,7 @@ impl Reader {
                 let pot_after_call = self.contrib[0] + self.contrib[1] + (level - self.bet[p]);
                 let (a, faced) = match (self.chose, node) {
                     (Some(a), _) if self.mine(p) => (a, None),
-                    _ if matches!(game, Game::Fl | Game::StudFl) => (HALF, None),
+                    _ if game.fixed() => (HALF, None),
                     (_, Some(node)) => {
                         let inc = to.saturating_sub(level);
                         let a = nearest_raise(node, inc, pot_after_call, all_in);
